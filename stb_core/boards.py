@@ -1,0 +1,222 @@
+"""Boards and moves.
+
+A board (the set of open tiles) is a bit-mask ``int``: tile ``t`` is open when bit ``t - 1`` is set, so
+the full 9-tile board is ``0b111111111 = 511`` and ``{2, 6}`` is ``0b100010 = 34``. ``board_mask`` and
+``board_tiles`` convert each way; ``board_label`` gives the readable ``{2, 6}``.
+
+A move is the set of tiles shut by one roll, also a bit-mask. ``move_catalogue(rules)`` lists every move
+any roll could ever make, grouped by roll total, in the canonical order used to break ties: tuples of
+tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from .rules import HIGH_TILE, Rules, RulesError
+
+
+def board_mask(tiles: Iterable[int]) -> int:
+    """Bit-mask of a set of tiles: bit ``t - 1`` for tile ``t``."""
+    mask = 0
+    for t in tiles:
+        mask |= 1 << (int(t) - 1)
+    return mask
+
+
+def board_tiles(mask: int) -> tuple[int, ...]:
+    """The tiles of a bit-mask, in increasing order."""
+    mask = int(mask)
+    return tuple(t + 1 for t in range(mask.bit_length()) if mask >> t & 1)
+
+
+def board_label(mask: int) -> str:
+    """Readable label of a board or move: ``{1, 4, 5, 8}``; the empty board is ``{}``."""
+    return "{" + ", ".join(map(str, board_tiles(mask))) + "}"
+
+
+def board_sum(mask: int) -> int:
+    """Sum of the tiles in a bit-mask."""
+    return sum(board_tiles(mask))
+
+
+def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> int:
+    """Board mask from ``"2,6"`` / ``"{2, 6}"`` / ``[2, 6]``, checked against the rules' tiles.
+
+    Raises :class:`RulesError` naming ``name`` for unknown, repeated or out-of-range tiles.
+    """
+    if isinstance(text, str):
+        body = text.strip().strip("{}[]() ")
+        items = [s for s in body.replace(" ", ",").split(",") if s]
+        try:
+            tiles = [int(s) for s in items]
+        except ValueError:
+            raise RulesError(f"{name} must be tiles separated by commas, like 2,6; got {text!r}") from None
+    else:
+        tiles = [int(t) for t in text]
+    bad = [t for t in tiles if not 1 <= t <= rules.tiles]
+    if bad:
+        raise RulesError(f"{name} tiles must be between 1 and {rules.tiles}, got {bad[0]}")
+    if len(set(tiles)) != len(tiles):
+        raise RulesError(f"{name} lists a tile twice: {text!r}")
+    return board_mask(tiles)
+
+
+def check_board(board: int, rules: Rules, name: str = "board") -> int:
+    """Return ``board`` if it is a valid bit-mask under ``rules``; raise :class:`RulesError` otherwise."""
+    if isinstance(board, bool) or not isinstance(board, int | np.integer):
+        raise RulesError(f"{name} must be a bit-mask int, got {board!r}")
+    if not 0 <= board <= rules.full_board:
+        raise RulesError(f"{name} must be a bit-mask between 0 and {rules.full_board}, got {board}")
+    return int(board)
+
+
+def check_roll(roll: int, rules: Rules, dice: int | None = None) -> int:
+    """Return ``roll`` if the dice can show that total; raise :class:`RulesError` otherwise."""
+    totals = list(rules.roll_distribution(dice)) if dice is not None else list(rules.roll_totals)
+    if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
+        raise RulesError(f"roll must be a total the dice can show, {totals[0]} to {totals[-1]}; got {roll!r}")
+    return int(roll)
+
+
+def one_die_allowed(rules: Rules, board: int) -> bool:
+    """Whether the rules let the player roll a single die from ``board``."""
+    high = board >> (HIGH_TILE - 1) != 0
+    return rules.one_die_allowed(board_sum(board), high)
+
+
+@dataclass(frozen=True)
+class MoveCatalogue:
+    """Every move a roll could make under some rules, grouped by roll total in canonical order.
+
+    ``masks[r]`` is an int64 array of the moves adding up to ``r``; ``sizes[r]`` their tile counts.
+    """
+
+    totals: tuple[int, ...]
+    masks: dict[int, np.ndarray]
+    sizes: dict[int, np.ndarray]
+
+    def moves(self, roll: int) -> np.ndarray:
+        """Bit-masks of every move adding up to ``roll`` (empty if none)."""
+        return self.masks.get(roll, np.zeros(0, dtype=np.int64))
+
+
+def _subsets_with_sum(total: int, largest: int, most: int) -> list[tuple[int, ...]]:
+    """Sets of distinct tiles from 1..largest adding up to ``total``, with at most ``most`` tiles."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
+        if remaining == 0:
+            found.append(chosen)
+            return
+        if len(chosen) == most:
+            return
+        for t in range(start, min(largest, remaining) + 1):
+            extend(t + 1, remaining - t, chosen + (t,))
+
+    extend(1, total, ())
+    return sorted(found)
+
+
+@lru_cache(maxsize=64)
+def move_catalogue(rules: Rules) -> MoveCatalogue:
+    """All moves for every roll total of ``rules`` (cached per rules value)."""
+    most = rules.max_per_move or rules.tiles
+    masks, sizes = {}, {}
+    for total in rules.roll_totals:
+        subsets = _subsets_with_sum(total, rules.tiles, most)
+        masks[total] = np.array([board_mask(s) for s in subsets], dtype=np.int64)
+        sizes[total] = np.array([len(s) for s in subsets], dtype=np.int64)
+    return MoveCatalogue(rules.roll_totals, masks, sizes)
+
+
+def legal_moves(rules: Rules, board: int, roll: int) -> list[tuple[int, ...]]:
+    """Every legal move for ``board`` and ``roll``, as tuples of tiles in canonical order.
+
+    >>> from stb_core import Rules, board_mask
+    >>> legal_moves(Rules(tiles=10), board_mask([1, 3, 4, 6, 7]), 7)
+    [(1, 6), (3, 4), (7,)]
+    """
+    board = check_board(board, rules)
+    roll = check_roll(roll, rules)
+    return [board_tiles(m) for m in legal_move_masks(rules, board, roll)]
+
+
+def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
+    """Bit-masks of the legal moves for ``board`` and ``roll``, canonical order (no validation)."""
+    moves = move_catalogue(rules).moves(roll)
+    return [int(m) for m in moves if board & int(m) == int(m)]
+
+
+# -- arrays of boards -------------------------------------------------------------------------------
+
+def tile_sums(masks: np.ndarray) -> np.ndarray:
+    """Sum of the open tiles of each bit-mask in an int array (vectorised)."""
+    masks = np.asarray(masks, dtype=np.int64)
+    sums = np.zeros(masks.shape, dtype=np.int64)
+    for bit in range(int(masks.max(initial=0)).bit_length()):
+        sums += ((masks >> bit) & 1) * (bit + 1)
+    return sums
+
+
+def tile_counts(masks: np.ndarray) -> np.ndarray:
+    """Number of open tiles of each bit-mask in an int array (vectorised)."""
+    return np.bitwise_count(np.asarray(masks, dtype=np.int64)).astype(np.int64)
+
+
+def boards_by_count(tiles: int) -> list[np.ndarray]:
+    """Bit-masks of ``tiles`` bits grouped by number of set bits: ``result[k]`` has every k-tile board,
+    in increasing order."""
+    masks = np.arange(1 << tiles, dtype=np.int64)
+    counts = np.bitwise_count(masks)
+    order = np.argsort(counts, kind="stable")  # stable: each group stays in increasing order
+    bounds = np.cumsum(np.bincount(counts, minlength=tiles + 1))
+    return np.split(masks[order], bounds[:-1])
+
+
+def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
+    """Spread compact masks over the bit positions *not* in ``move``.
+
+    Boards disjoint from a j-tile move on n tiles correspond one-to-one with (n - j)-bit masks: open a
+    gap at each of the move's bit positions, lowest first.
+    """
+    out = masks
+    for bit in board_tiles(move):
+        low = (1 << (bit - 1)) - 1
+        out = (out & low) | ((out & ~low) << 1)
+    return out
+
+
+class Levels:
+    """Boards grouped by number of open tiles, for the level-by-level sweeps.
+
+    Every move shuts at least one tile, so the boards after a move have fewer open tiles than the board
+    before: solving level 0, 1, 2, ... in turn always finds the values it needs already computed.
+    ``successors(roll, k)`` yields, for each move adding up to ``roll``, every k-tile board holding it
+    (``parents``) with the board left after the move (``children``), as aligned int64 arrays.
+    """
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.catalogue = move_catalogue(rules)
+        self.by_count = boards_by_count(rules.tiles)
+        sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
+        # boards of (tiles - j) bits, to be spread around each j-tile move
+        self._compact = {j: boards_by_count(rules.tiles - j) for j in sizes}
+
+    def boards(self, k: int) -> np.ndarray:
+        """Every board with ``k`` open tiles, increasing."""
+        return self.by_count[k]
+
+    def successors(self, roll: int, k: int):
+        """Yield ``(move, parents, children)`` for the moves adding up to ``roll`` on k-tile boards."""
+        masks, sizes = self.catalogue.moves(roll), self.catalogue.sizes.get(roll, ())
+        for move, j in zip(masks.tolist(), sizes.tolist(), strict=True):
+            if j > k:
+                continue
+            children = insert_zero_bits(self._compact[j][k - j], move)
+            yield move, children | move, children

@@ -1,0 +1,75 @@
+"""Source 000's table: dice-weighted numbers of winning move sequences.
+
+A winning sequence from board ``S`` is a sequence of (roll, move) steps that ends with the game won;
+each step is weighted by the number of ways ``w(r)`` the dice show its roll (out of ``sides**dice``).
+With ``C_k(S)`` the weighted number of winning sequences of exactly ``k`` moves:
+
+    C_0(S) = 1 if S is won (open tiles total ``win_at_most`` or less) else 0,
+    C_k(S) = 0 if S is won, else  sum_r w(r) sum_{m in M(S, r)} C_{k-1}(S \\ m).
+
+(The one-die option plays no part: rolls are weighted as all the dice show them.) Dividing ``C_k`` by
+``(sides**dice)**k`` gives the probability of winning in ``k`` moves if every move were taken at once,
+which is why counting sequences is not the same as maximising the chance of winning.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .boards import Levels, check_board, tile_sums
+from .rules import Rules, RulesError
+
+EXACT_COUNT_MAX_TILES = 16
+
+
+def winning_sequence_counts(rules: Rules) -> np.ndarray:
+    """Array ``C[k, S]`` of exact (Python int) weighted winning-sequence counts, ``k = 0 .. tiles``."""
+    if rules.tiles > EXACT_COUNT_MAX_TILES:
+        raise RulesError(f"tiles must be at most {EXACT_COUNT_MAX_TILES} for exact sequence counts, "
+                         f"got {rules.tiles}")
+    levels = Levels(rules)
+    n = rules.states
+    won = tile_sums(np.arange(n)) <= rules.win_at_most
+    counts = np.zeros((rules.tiles + 1, n), dtype=object)
+    counts[0, won] = 1
+    for k in range(1, rules.tiles + 1):
+        boards = levels.boards(k)
+        for moves in range(1, k + 1):
+            acc = np.zeros(n, dtype=object)
+            for roll, weight in rules.roll_weights.items():
+                for _, parents, children in levels.successors(roll, k):
+                    acc[parents] += weight * counts[moves - 1, children]
+            counts[moves, boards] = np.where(won[boards], 0, acc[boards])
+    return counts
+
+
+def counts_by_moves(rules: Rules, board: int | None = None) -> dict[int, int]:
+    """Weighted winning sequences from ``board`` (default: full) by number of moves, ``{moves: count}``.
+
+    >>> from stb_core import Rules
+    >>> counts_by_moves(Rules(tiles=10))[5]
+    117120
+    """
+    board = rules.full_board if board is None else check_board(board, rules)
+    table = winning_sequence_counts(rules)
+    return {k: int(table[k, board]) for k in range(rules.tiles + 1)}
+
+
+def total_winning_sequences(rules: Rules) -> np.ndarray:
+    """Total weighted winning sequences from every board (all lengths): exact ints up to
+    ``EXACT_COUNT_MAX_TILES`` tiles, float64 beyond (the key of the ``sequence-count`` policy)."""
+    exact = rules.tiles <= EXACT_COUNT_MAX_TILES
+    levels = Levels(rules)
+    n = rules.states
+    won = tile_sums(np.arange(n)) <= rules.win_at_most
+    total = np.zeros(n, dtype=object if exact else float)
+    total[won] = 1
+    acc = np.zeros(n, dtype=total.dtype)
+    for k in range(1, rules.tiles + 1):
+        boards = levels.boards(k)
+        acc[boards] = 0
+        for roll, weight in rules.roll_weights.items():
+            for _, parents, children in levels.successors(roll, k):
+                acc[parents] += weight * total[children]
+        total[boards] = np.where(won[boards], 1, acc[boards])
+    return total

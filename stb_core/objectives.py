@@ -1,0 +1,119 @@
+"""What a finished game is worth (objectives) and how a player picks a move (policies).
+
+An objective gives the value ``u(F)`` of a finished game from its final board ``F`` (the open tiles when
+it ended) and a sense: the optimal player maximises (``sense = +1``) or minimises (``sense = -1``) the
+expected value. Built in:
+
+* ``win``            -- ``u(F) = 1`` if the open tiles total ``win_at_most`` or less, else 0; maximise;
+* ``remaining-sum``  -- ``u(F)`` = sum of the open tiles; minimise (source 002's "traditional score" is
+                        the tile total minus this);
+* ``flipped-count``  -- ``u(F)`` = number of tiles shut; maximise.
+
+:func:`custom_objective` builds any other from a function of the final board or of the final sum left.
+
+A policy picks one legal move for a (board, roll). Every policy here but ``random`` ranks the legal moves
+by a *key* and takes the largest, the first in canonical move order winning ties:
+
+* ``optimal``        -- key = sense x value of the board after the move;
+* ``worst``          -- key = -sense x that value (source 002's min strategy);
+* ``highest-tile``   -- fewest tiles, then the highest tiles (source 002's hypothesis);
+* ``sequence-count`` -- most dice-weighted winning move sequences from the board after (source 000);
+* ``random``         -- uniform over the legal moves (its exact expectation, not a sample);
+* a function ``(open_tiles, roll, legal_moves) -> move`` with tuples of tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .boards import tile_counts, tile_sums
+from .rules import Rules, RulesError
+
+POLICIES = ("optimal", "worst", "highest-tile", "sequence-count", "random")
+OBJECTIVES = ("win", "remaining-sum", "flipped-count")
+
+PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Objective:
+    """The value of a finished game as a function of its final boards, and whether to maximise it."""
+
+    name: str
+    sense: int                                           # +1: maximise, -1: minimise
+    utility: Callable[[np.ndarray, Rules], np.ndarray]   # final board masks -> value of each
+
+    def values(self, boards: np.ndarray, rules: Rules) -> np.ndarray:
+        """``u(F)`` for each final board mask ``F`` in ``boards``."""
+        return np.asarray(self.utility(np.asarray(boards, dtype=np.int64), rules))
+
+
+def _won(boards: np.ndarray, rules: Rules) -> np.ndarray:
+    return (tile_sums(boards) <= rules.win_at_most).astype(np.int64)
+
+
+def _remaining_sum(boards: np.ndarray, rules: Rules) -> np.ndarray:
+    return tile_sums(boards)
+
+
+def _flipped_count(boards: np.ndarray, rules: Rules) -> np.ndarray:
+    return rules.tiles - tile_counts(boards)
+
+
+BUILT_IN = {
+    "win": Objective("win", +1, _won),
+    "remaining-sum": Objective("remaining-sum", -1, _remaining_sum),
+    "flipped-count": Objective("flipped-count", +1, _flipped_count),
+}
+
+
+def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = True) -> Objective:
+    """An objective from a terminal utility given as a function of the final sum left (``of_sum``,
+    vectorised over an int array or a plain ``int -> number``) or of the final board masks (``of_board``).
+
+    >>> beat_7 = custom_objective("beat 7", of_sum=lambda s: s < 7)
+    """
+    if (of_sum is None) == (of_board is None):
+        raise RulesError("custom_objective needs exactly one of of_sum or of_board")
+    if of_sum is not None:
+
+        def utility(boards: np.ndarray, rules: Rules) -> np.ndarray:
+            sums = tile_sums(boards)
+            table = np.array([of_sum(s) for s in range(rules.total + 1)], dtype=float)
+            return table[sums]
+
+    else:
+
+        def utility(boards: np.ndarray, rules: Rules) -> np.ndarray:
+            return np.asarray(of_board(boards), dtype=float)
+
+    return Objective(name, +1 if maximise else -1, utility)
+
+
+def get_objective(objective: str | Objective) -> Objective:
+    """The objective named ``objective`` (or the one given); unknown names raise :class:`RulesError`."""
+    if isinstance(objective, Objective):
+        return objective
+    if objective not in BUILT_IN:
+        raise RulesError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
+    return BUILT_IN[objective]
+
+
+def check_policy(policy: str | PolicyFunction) -> str | PolicyFunction:
+    """Return ``policy`` if it names a known policy or is callable; raise :class:`RulesError` otherwise."""
+    if callable(policy) or policy in POLICIES:
+        return policy
+    raise RulesError(f"policy must be one of {', '.join(POLICIES)} or a function; got {policy!r}")
+
+
+def highest_tile_key(moves: np.ndarray, tiles: int) -> np.ndarray:
+    """Rank of moves under "fewest tiles, then the highest tiles": larger is preferred.
+
+    Among moves with as many tiles, the one holding the highest tile where they differ has the larger
+    bit-mask, so the key is ``mask - count * 2**tiles`` (exact in float64 for up to 24 tiles).
+    """
+    moves = np.asarray(moves, dtype=np.int64)
+    return (moves - tile_counts(moves) * (1 << tiles)).astype(float)
