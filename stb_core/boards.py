@@ -154,12 +154,19 @@ def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
 
 # -- arrays of boards -------------------------------------------------------------------------------
 
+_BYTE = np.arange(256, dtype=np.int64)
+_BYTE_COUNTS = np.bitwise_count(_BYTE).astype(np.int64)
+_BYTE_SUMS = sum(((_BYTE >> b) & 1) * (b + 1) for b in range(8))
+
+
 def tile_sums(masks: np.ndarray) -> np.ndarray:
-    """Sum of the open tiles of each bit-mask in an int array (vectorised)."""
+    """Sum of the open tiles of each bit-mask in an int array (vectorised, one table look-up per byte:
+    byte ``c`` holds tiles ``8c + 1 .. 8c + 8``, so it adds its own sum plus ``8c`` per open tile)."""
     masks = np.asarray(masks, dtype=np.int64)
     sums = np.zeros(masks.shape, dtype=np.int64)
-    for bit in range(int(masks.max(initial=0)).bit_length()):
-        sums += ((masks >> bit) & 1) * (bit + 1)
+    for c in range((int(masks.max(initial=0)).bit_length() + 7) // 8):
+        byte = (masks >> (8 * c)) & 255
+        sums += _BYTE_SUMS[byte] + 8 * c * _BYTE_COUNTS[byte]
     return sums
 
 

@@ -224,30 +224,59 @@ def _sweep(sol: Solution) -> None:
 
 def _roll_outcome(sol, levels, roll, k, boards, utility, best_key, best_value, found) -> np.ndarray:
     """``Q(S, r)`` for every k-tile board ``S``: the value after the policy's move, or ``u(S)`` if stuck."""
-    values, policy = sol.values, sol.policy
-    best_key[boards] = -np.inf
-    best_value[boards] = 0
-    found[boards] = 0
+    policy = sol.policy
     if callable(policy):
         return _roll_outcome_by_function(sol, roll, boards, utility)
+    if policy in ("optimal", "worst"):
+        after, moved = _best_by_value(sol, levels, roll, k, boards, best_key)
+    elif policy == "random":
+        after, moved = _mean_value(sol, levels, roll, k, boards, best_value, found)
+    else:
+        after, moved = _best_by_key(sol, levels, roll, k, boards, best_key, best_value)
+    return np.where(moved, after, utility[boards])
+
+
+def _best_by_value(sol, levels, roll, k, boards, best_key):
+    """Optimal / worst: the chosen value is the extreme value after a move, a running max (or min)."""
+    maximise = sol.objective.sense * (1 if sol.policy == "optimal" else -1) > 0
+    extreme, none = (np.maximum, -np.inf) if maximise else (np.minimum, np.inf)
+    values = sol.values
+    best_key[boards] = none
+    for _, parents, children in levels.successors(roll, k):
+        current = best_key[parents]
+        best_key[parents] = extreme(current, values[children], out=current)
+    after = best_key[boards]
+    moved = (after != none).astype(bool)
+    return after, moved
+
+
+def _best_by_key(sol, levels, roll, k, boards, best_key, best_value):
+    """Heuristics: keep V after the move with the largest key, the first in canonical order on ties."""
+    values = sol.values
+    best_key[boards] = -np.inf
     for move, parents, children in levels.successors(roll, k):
-        found[parents] += 1
-        if policy == "random":
-            best_value[parents] += values[children]
-            continue
         key = sol.move_keys(children, np.int64(move))
-        better = (key > best_key[parents]).astype(bool)  # strict: the first move in canonical order wins ties
+        better = (key > best_key[parents]).astype(bool)  # strict: earlier moves win ties
         winners = parents[better]
         best_key[winners] = key[better]
         best_value[winners] = values[children[better]]
+    moved = (best_key[boards] > -np.inf).astype(bool)
+    return best_value[boards], moved
+
+
+def _mean_value(sol, levels, roll, k, boards, best_value, found):
+    """Random: the average of V after each legal move."""
+    best_value[boards] = 0
+    found[boards] = 0
+    for _, parents, children in levels.successors(roll, k):
+        found[parents] += 1
+        best_value[parents] += sol.values[children]
     count = found[boards]
     moved = count > 0
-    after = best_value[boards]
-    if policy == "random":
-        after = np.where(moved, after / np.maximum(count, 1), 0)
-        if sol.exact:
-            after = np.array([Fraction(x) for x in after.tolist()], dtype=object)
-    return np.where(moved, after, utility[boards])
+    after = best_value[boards] / np.maximum(count, 1)
+    if sol.exact:
+        after = np.array([Fraction(x) for x in after.tolist()], dtype=object)
+    return after, moved
 
 
 def _roll_outcome_by_function(sol, roll, boards, utility) -> np.ndarray:
