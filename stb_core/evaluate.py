@@ -28,6 +28,17 @@ def _roll_probabilities(rules: Rules, dice: int, exact: bool) -> dict[int, objec
 
 def final_board_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:
     """Probability that the game from ``board`` (default: full) ends on each board (array over masks)."""
+    return _forward(solution, board)[1]
+
+
+def reach_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:
+    """Probability that the game from ``board`` (default: full) passes through each board, playing the
+    solution's policy (array over masks; the starting board has probability 1)."""
+    return _forward(solution, board)[0]
+
+
+def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Push probability from ``board`` down the levels: (reach probability, end probability) per board."""
     rules, exact = solution.rules, solution.exact
     start = rules.full_board if board is None else check_board(board, rules)
     dtype = object if exact else float
@@ -51,7 +62,7 @@ def final_board_probabilities(solution: Solution, board: int | None = None) -> n
         for dice in sorted({int(d) for d in solution.dice[boards]}):
             chosen = single if dice == 1 else ~single
             _spread(solution, boards[chosen], mass[chosen], dice, catalogue, reach, ends)
-    return ends
+    return reach, ends
 
 
 def _spread(solution, boards, mass, dice, catalogue, reach, ends) -> None:

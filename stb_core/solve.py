@@ -106,6 +106,33 @@ class Solution:
         rows = [(board_tiles(m), self.values[board & ~m]) for m in moves]
         return sorted(rows, key=lambda row: -self.objective.sense * row[1])
 
+    def roll_value(self, board: int, roll: int):
+        """``Q(board, roll)``: value after the policy's move for this roll, or ``u(board)`` if stuck."""
+        board = check_board(board, self.rules)
+        moves = legal_move_masks(self.rules, board, roll)
+        if not moves:
+            return self.objective.values(np.array([board]), self.rules)[0] if not self.exact else \
+                Fraction(self.objective.values(np.array([board]), self.rules)[0])
+        if self.policy == "random":
+            return sum(self.values[board & ~m] for m in moves) / len(moves)
+        move = int(self.choose(np.array([board]), roll)[0])
+        return self.values[board & ~move]
+
+    def dice_values(self, board: int) -> dict[int, object]:
+        """Value of rolling each number of dice the rules allow from ``board``: ``{dice: sum_r p(r) Q}``.
+
+        Only the rules' dice where no single die is allowed (or where it is forced, only 1)."""
+        board = check_board(board, self.rules)
+        rules = self.rules
+        allowed = bool(one_die_mask(rules, np.array([board]), np.array([sum(board_tiles(board))]))[0])
+        options = [rules.dice] if not allowed else ([1] if rules.one_die_forced else [1, rules.dice])
+        out = {}
+        for dice in sorted(options):
+            probabilities = rules.roll_distribution(dice)
+            out[dice] = sum((p if self.exact else float(p)) * self.roll_value(board, r)
+                            for r, p in probabilities.items())
+        return out
+
     def choose(self, boards: np.ndarray, roll: int, rng: np.random.Generator | None = None) -> np.ndarray:
         """The policy's move (bit-mask) for each board and ``roll``; -1 where no move is legal.
 
