@@ -44,22 +44,23 @@ class Objective:
 
     name: str
     sense: int                                           # +1: maximise, -1: minimise
-    utility: Callable[[np.ndarray, Rules], np.ndarray]   # final board masks -> value of each
+    utility: Callable[[np.ndarray, np.ndarray, Rules], np.ndarray]  # (final boards, their sums) -> values
 
-    def values(self, boards: np.ndarray, rules: Rules) -> np.ndarray:
-        """``u(F)`` for each final board mask ``F`` in ``boards``."""
-        return np.asarray(self.utility(np.asarray(boards, dtype=np.int64), rules))
-
-
-def _won(boards: np.ndarray, rules: Rules) -> np.ndarray:
-    return (tile_sums(boards) <= rules.win_at_most).astype(np.int64)
+    def values(self, boards: np.ndarray, rules: Rules, sums: np.ndarray | None = None) -> np.ndarray:
+        """``u(F)`` for each final board mask ``F`` in ``boards`` (``sums``: their tile sums, if known)."""
+        boards = np.asarray(boards, dtype=np.int64)
+        return np.asarray(self.utility(boards, tile_sums(boards) if sums is None else sums, rules))
 
 
-def _remaining_sum(boards: np.ndarray, rules: Rules) -> np.ndarray:
-    return tile_sums(boards)
+def _won(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
+    return (sums <= rules.win_at_most).astype(np.int64)
 
 
-def _flipped_count(boards: np.ndarray, rules: Rules) -> np.ndarray:
+def _remaining_sum(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
+    return sums
+
+
+def _flipped_count(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
     return rules.tiles - tile_counts(boards)
 
 
@@ -80,14 +81,13 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
         raise RulesError("custom_objective needs exactly one of of_sum or of_board")
     if of_sum is not None:
 
-        def utility(boards: np.ndarray, rules: Rules) -> np.ndarray:
-            sums = tile_sums(boards)
+        def utility(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
             table = np.array([of_sum(s) for s in range(rules.total + 1)], dtype=float)
             return table[sums]
 
     else:
 
-        def utility(boards: np.ndarray, rules: Rules) -> np.ndarray:
+        def utility(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
             return np.asarray(of_board(boards), dtype=float)
 
     return Objective(name, +1 if maximise else -1, utility)

@@ -212,7 +212,7 @@ def _sweep(sol: Solution) -> None:
     everything = np.arange(n, dtype=np.int64)
     sums = tile_sums(everything)
     won = sums <= rules.win_at_most
-    utility = sol.objective.values(everything, rules)
+    utility = sol.objective.values(everything, rules, sums)
     utility = np.array([Fraction(x) for x in utility.tolist()], dtype=object) if exact else utility.astype(float)
     sense = sol.objective.sense
     dice_sense = -sense if sol.policy == "worst" else sense
@@ -230,8 +230,9 @@ def _sweep(sol: Solution) -> None:
     for k in range(1, rules.tiles + 1):
         boards = levels.boards(k)
         expected = {c: np.zeros(boards.size, dtype=dtype) for c in choices}
+        stuck_value = utility[boards]
         for roll in rules.roll_totals:
-            outcome = _roll_outcome(sol, levels, roll, k, boards, utility, best_key, best_value, found)
+            outcome = _roll_outcome(sol, levels, roll, k, boards, stuck_value, best_key, best_value, found)
             for c in choices:
                 w = weights[c].get(roll, 0)
                 if w:
@@ -246,21 +247,22 @@ def _sweep(sol: Solution) -> None:
                 take_single = allowed & (dice_sense * (single - value) > 0).astype(bool)
             value = np.where(take_single, single, value)
             dice[boards[take_single]] = 1
-        values[boards] = np.where(won[boards], utility[boards], value)
+        values[boards] = np.where(won[boards], stuck_value, value)
 
 
-def _roll_outcome(sol, levels, roll, k, boards, utility, best_key, best_value, found) -> np.ndarray:
-    """``Q(S, r)`` for every k-tile board ``S``: the value after the policy's move, or ``u(S)`` if stuck."""
+def _roll_outcome(sol, levels, roll, k, boards, stuck_value, best_key, best_value, found) -> np.ndarray:
+    """``Q(S, r)`` for every k-tile board ``S``: the value after the policy's move, or ``u(S)`` if stuck
+    (``stuck_value``, aligned with ``boards``)."""
     policy = sol.policy
     if callable(policy):
-        return _roll_outcome_by_function(sol, roll, boards, utility)
+        return _roll_outcome_by_function(sol, roll, boards, stuck_value)
     if policy in ("optimal", "worst"):
         after, moved = _best_by_value(sol, levels, roll, k, boards, best_key)
     elif policy == "random":
         after, moved = _mean_value(sol, levels, roll, k, boards, best_value, found)
     else:
         after, moved = _best_by_key(sol, levels, roll, k, boards, best_key, best_value)
-    return np.where(moved, after, utility[boards])
+    return np.where(moved, after, stuck_value)
 
 
 def _best_by_value(sol, levels, roll, k, boards, best_key):
@@ -306,7 +308,7 @@ def _mean_value(sol, levels, roll, k, boards, best_value, found):
     return after, moved
 
 
-def _roll_outcome_by_function(sol, roll, boards, utility) -> np.ndarray:
+def _roll_outcome_by_function(sol, roll, boards, stuck_value) -> np.ndarray:
     """``Q(S, r)`` for a user policy function, one board at a time (plain Python: small boards only)."""
     out = np.empty(boards.size, dtype=sol.values.dtype)
     for i, board in enumerate(boards.tolist()):
@@ -314,7 +316,7 @@ def _roll_outcome_by_function(sol, roll, boards, utility) -> np.ndarray:
         if options:
             out[i] = sol.values[board & ~_call_policy(sol.policy, board, roll, options)]
         else:
-            out[i] = utility[board]
+            out[i] = stuck_value[i]
     return out
 
 
