@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -82,8 +83,9 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
     if of_sum is not None:
 
         def utility(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-            table = np.array([of_sum(s) for s in range(rules.total + 1)], dtype=float)
-            return table[sums]
+            values = [of_sum(s) for s in range(rules.total + 1)]
+            exact = any(isinstance(v, Fraction) for v in values)  # keep exact utilities exact
+            return np.array(values, dtype=object if exact else float)[sums]
 
     else:
 
