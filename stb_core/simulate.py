@@ -18,6 +18,7 @@ from .solve import Solution
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_GAMES = 100_000_000
+TABLE_MAX_TILES = 20  # up to here a (board x roll) table of the policy's moves fits easily in memory
 
 
 @dataclass(frozen=True)
@@ -83,18 +84,22 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
     rng = np.random.default_rng(seed)
     boards = np.full(games, start, dtype=np.int64)
     playing = np.flatnonzero(tile_sums(boards) > rules.win_at_most)
+    deterministic = not callable(solution.policy) and solution.policy != "random"
+    table = solution.policy_table() if deterministic and rules.tiles <= TABLE_MAX_TILES else None
     while playing.size:
         if progress:
             progress(games - playing.size, games)
         current = boards[playing]
         rolls = _roll(rng, solution.dice[current].astype(np.int64), rules.sides)
-        stuck = np.zeros(playing.size, dtype=bool)
-        for roll in np.unique(rolls).tolist():
-            at = np.flatnonzero(rolls == roll)
-            chosen = solution.choose(current[at], roll, rng)
-            stuck[at[chosen < 0]] = True
-            moved = at[chosen >= 0]
-            current[moved] &= ~chosen[chosen >= 0]
+        if table is not None:
+            chosen = table[current, rolls]
+        else:
+            chosen = np.empty(playing.size, dtype=np.int64)
+            for roll in np.unique(rolls).tolist():
+                at = np.flatnonzero(rolls == roll)
+                chosen[at] = solution.choose(current[at], roll, rng)
+        stuck = chosen < 0
+        current[~stuck] &= ~chosen[~stuck]
         boards[playing] = current
         playing = playing[~stuck & (tile_sums(current) > rules.win_at_most)]
     sums = tile_sums(boards)

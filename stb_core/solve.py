@@ -78,6 +78,7 @@ class Solution:
     exact: bool
     seconds: float
     sequence_counts: np.ndarray | None = field(default=None, repr=False)
+    _policy_table: np.ndarray | None = field(default=None, repr=False)
 
     # -- values ------------------------------------------------------------------------------------
     def value(self, board: int | None = None):
@@ -132,6 +133,21 @@ class Solution:
             out[dice] = sum((p if self.exact else float(p)) * self.roll_value(board, r)
                             for r, p in probabilities.items())
         return out
+
+    def policy_table(self) -> np.ndarray:
+        """The policy's move for every (board, roll total): ``table[S, r]`` a move mask or -1 if none.
+
+        Built once per solution (deterministic policies only) and used to simulate many games fast.
+        """
+        if self._policy_table is None:
+            if callable(self.policy) or self.policy == "random":
+                raise RulesError("policy_table needs a deterministic named policy, not random or a function")
+            boards = np.arange(self.rules.states, dtype=np.int64)
+            table = np.full((self.rules.states, max(self.rules.roll_totals) + 1), -1, dtype=np.int64)
+            for roll in self.rules.roll_totals:
+                table[:, roll] = self.choose(boards, roll)
+            self._policy_table = table
+        return self._policy_table
 
     def choose(self, boards: np.ndarray, roll: int, rng: np.random.Generator | None = None) -> np.ndarray:
         """The policy's move (bit-mask) for each board and ``roll``; -1 where no move is legal.
