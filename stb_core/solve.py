@@ -239,8 +239,9 @@ def _sweep(sol: Solution) -> None:
     dice = np.full(n, rules.dice, dtype=np.int8)
     key_dtype = object if exact or sol.policy == "sequence-count" else float
     best_key = np.empty(n, dtype=key_dtype)  # per board: key of the best move so far for this roll
-    best_value = np.empty(n, dtype=dtype)  # ... and V after it (random: sum of V after each move)
-    found = np.zeros(n, dtype=np.int64)   # ... and how many legal moves were seen
+    ranked = sol.policy in ("optimal", "worst")  # these need only the running extreme in best_key
+    best_value = np.empty(0 if ranked else n, dtype=dtype)  # V after the best move (random: sum over moves)
+    found = np.zeros(n if sol.policy == "random" else 0, dtype=np.int64)  # random: legal moves seen
     values[0] = utility[0]
     sol.values, sol.dice = values, dice
     for k in range(1, rules.tiles + 1):
