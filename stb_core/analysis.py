@@ -63,7 +63,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, opt
     dice_options = sorted({rules.dice, 1} if rules.one_die != "never" else {rules.dice})
     q_star = {}
     for dice in dice_options:
-        for roll, p in rules.roll_distribution(dice).items():
+        for roll in rules.roll_distribution(dice):
             if roll not in q_star:
                 q_star[roll] = _q_after(optimal, playing, roll, heuristic, rng)
     dice_value = {d: sum(float(p) * q_star[r][0] for r, p in rules.roll_distribution(d).items())

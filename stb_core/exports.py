@@ -15,7 +15,11 @@ import matplotlib as mpl
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURE_FORMATS = ("png", "svg", "pdf")
-_METADATA = {"png": {"Software": None}, "svg": {"Date": None}, "pdf": {"CreationDate": None, "Producer": None}}
+_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None},
+    "pdf": {"CreationDate": None, "Producer": None},
+}
 
 
 def _slug(value) -> str:

@@ -109,7 +109,7 @@ class Rules:
 
     @cached_property
     def one_die_weights(self) -> dict[int, int]:
-        """Outcomes (out of ``outcomes``) giving each total when one die is rolled: ``sides**(dice-1)`` each."""
+        """Outcomes (out of ``outcomes``) giving each total with one die: ``sides**(dice-1)`` each."""
         return {face: self.sides ** (self.dice - 1) for face in range(1, self.sides + 1)}
 
     def roll_distribution(self, dice: int | None = None) -> dict[int, Fraction]:

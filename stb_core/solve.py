@@ -229,7 +229,10 @@ def _sweep(sol: Solution) -> None:
     sums = tile_sums(everything)
     won = sums <= rules.win_at_most
     utility = sol.objective.values(everything, rules, sums)
-    utility = np.array([Fraction(x) for x in utility.tolist()], dtype=object) if exact else utility.astype(float)
+    if exact:
+        utility = np.array([Fraction(x) for x in utility.tolist()], dtype=object)
+    else:
+        utility = utility.astype(float)
     sense = sol.objective.sense
     dice_sense = -sense if sol.policy == "worst" else sense
     choices = [rules.dice] + ([1] if rules.one_die != "never" else [])

@@ -16,7 +16,11 @@ from .objectives import get_objective
 from .rules import Rules, RulesError
 from .solve import Solution, solve
 
-VALUE_NAMES = {"win": "p_win", "remaining-sum": "expected_remaining_sum", "flipped-count": "expected_tiles_shut"}
+VALUE_NAMES = {
+    "win": "p_win",
+    "remaining-sum": "expected_remaining_sum",
+    "flipped-count": "expected_tiles_shut",
+}
 TABLE_MAX_TILES = 16
 
 
@@ -82,8 +86,10 @@ def move_table(solution: Solution, tolerance: float = 1e-9) -> pd.DataFrame:
         boards, chosen_moves = playing[rows], moves[cols]
         after = np.array([_number(v) for v in solution.values[boards & ~chosen_moves].tolist()], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
-        policy_choice = solution.choose(playing, roll, np.random.default_rng(0)) if solution.policy != "random" \
-            else np.full(playing.size, -1)
+        if solution.policy == "random":
+            policy_choice = np.full(playing.size, -1)
+        else:
+            policy_choice = solution.choose(playing, roll)
         frames.append(pd.DataFrame({
             "board_mask": boards,
             "roll": roll,

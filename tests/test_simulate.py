@@ -1,0 +1,66 @@
+"""The simulator: seeded, deterministic, and within its interval of the exact values."""
+
+import numpy as np
+import pytest
+
+from stb_core import Rules, solve
+from stb_core.rules import RulesError
+from stb_core.simulate import narrate_game, replay_rolls, simulate
+
+
+def test_same_seed_same_games():
+    sol = solve(Rules(), "win")
+    a, b = simulate(sol, 20_000, seed=7), simulate(sol, 20_000, seed=7)
+    assert np.array_equal(a.final_sums, b.final_sums)
+    assert not np.array_equal(a.final_sums, simulate(sol, 20_000, seed=8).final_sums)
+
+
+@pytest.mark.parametrize("rules,objective,policy", [
+    (Rules(), "win", "optimal"),
+    (Rules(tiles=10), "win", "sequence-count"),
+    (Rules(tiles=10), "win", "random"),
+    (Rules(one_die="high-shut"), "win", "optimal"),
+    (Rules(one_die="sum-le-6", one_die_forced=True), "remaining-sum", "highest-tile"),
+    (Rules(win_at_most=3, max_per_move=2), "remaining-sum", "worst"),
+], ids=str)
+def test_simulation_covers_the_exact_value(rules, objective, policy):
+    """Fixed seeds, so these are deterministic; a 95% interval would miss 1 time in 20 by chance, so the
+    test widens it to 4 standard errors (a miss then has chance 6e-5 for a correct engine)."""
+    sol = solve(rules, objective, policy)
+    result = simulate(sol, 200_000, seed=2024)
+    exact = float(sol.value())
+    if objective == "win":
+        se = np.sqrt(exact * (1 - exact) / result.games)
+        assert abs(result.win_rate - exact) <= 4 * se
+    else:
+        se = result.final_sums.std(ddof=1) / np.sqrt(result.games)
+        assert abs(result.mean_remaining_sum - exact) <= 4 * se
+
+
+def test_interval_and_summary():
+    result = simulate(solve(Rules(), "win"), 50_000, seed=1)
+    lo, hi = result.win_rate_ci
+    assert lo < result.win_rate < hi and 0 <= lo and hi <= 1
+    assert set(result.summary()) >= {"win_rate", "win_rate_low", "win_rate_high", "mean_remaining_sum"}
+
+
+def test_source_004_game_replayed():
+    """The source's narrated game: rolls 8, 10, 6, 11, 3, 7 and the optimal (cost-minimising) actions."""
+    turns = replay_rolls(solve(Rules(), "remaining-sum"), [8, 10, 6, 11, 3, 7])
+    assert [t["move"] for t in turns] == [(8,), (1, 9), (6,), (4, 7), (3,), (2, 5)]
+    assert turns[-1]["open_after"] == ()
+
+
+def test_narrated_game_is_seeded_and_legal():
+    sol = solve(Rules(), "remaining-sum")
+    assert narrate_game(sol, seed=3) == narrate_game(sol, seed=3)
+    for turn in narrate_game(sol, seed=3):
+        if turn["move"] is not None:
+            assert sum(turn["move"]) == turn["roll"] and set(turn["move"]) <= set(turn["open"])
+
+
+@pytest.mark.parametrize("games,seed,message", [(0, 1, "games must be"), (10, -1, "seed must be"),
+                                                ("5", 1, "games must be")])
+def test_bad_simulation_input(games, seed, message):
+    with pytest.raises(RulesError, match=message):
+        simulate(solve(Rules(tiles=3)), games, seed)
