@@ -13,7 +13,8 @@ from pathlib import Path
 
 import matplotlib as mpl
 
-ROOT = Path(__file__).resolve().parents[1]
+from .paths import figure_dir
+
 FIGURE_FORMATS = ("png", "svg", "pdf")
 _METADATA = {
     "png": {"Software": None},
@@ -34,13 +35,6 @@ def run_stem(stem: str, parameters: dict, defaults: dict) -> str:
     """
     changed = [f"{_slug(k)}-{_slug(v)}" for k, v in sorted(parameters.items()) if defaults.get(k) != v]
     return "--".join([stem, *changed])
-
-
-def figure_dir(stem: str) -> Path:
-    """``figures/<stem>/``, created if missing."""
-    path = ROOT / "figures" / stem
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def save_figure(fig, stem: str, name: str) -> list[Path]:
