@@ -1,0 +1,99 @@
+"""The command line: every example in the issue and the README, and one-line errors with status 2."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from stb_core.cli import main
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def run_json(capsys, *argv):
+    status, out, err = run(capsys, *argv, "--json")
+    assert status == 0, err
+    return json.loads(out)
+
+
+def test_solve_riddler(capsys):
+    result = run_json(capsys, "solve", "--one-die", "high-shut", "--exact")
+    assert round(result["value"], 6) == 0.097614
+    assert result["exact"] == "956177159/9795520512"
+    assert 0 < result["seconds"] < 60
+
+
+def test_solve_a_board(capsys):
+    result = run_json(capsys, "solve", "--objective", "remaining-sum", "--open", "2,6")
+    assert round(result["value"], 6) == 5.969136 and result["open"] == [2, 6]
+
+
+def test_advise_a_roll_best_first(capsys):
+    moves = run_json(capsys, "advise", "--open", "1,4,5,8", "--roll", "9", "--objective", "remaining-sum")
+    assert [m["move"] for m in moves] == [[4, 5], [1, 8]]
+    assert moves[0]["value"] < moves[1]["value"]
+    win = run_json(capsys, "advise", "--open", "1,4,5,8", "--roll", "9")
+    assert win[0]["move"] == [1, 8]
+
+
+def test_advise_when_no_move_is_legal(capsys):
+    status, out, _ = run(capsys, "advise", "--open", "1,2", "--roll", "12")
+    assert status == 0 and "No move is legal" in out and "game is over" in out
+    assert run_json(capsys, "advise", "--open", "1,2", "--roll", "12") == []
+
+
+def test_advise_how_many_dice(capsys):
+    result = run_json(capsys, "advise", "--open", "1,2,3", "--one-die", "sum-le-6")
+    assert result["best"] == 1 and result["dice"]["1"] > result["dice"]["2"]
+    status, out, _ = run(capsys, "advise", "--open", "1,2,3", "--one-die", "sum-le-6")
+    assert "roll 1 die" in out
+    status, out, _ = run(capsys, "advise", "--open", "1,2,9", "--one-die", "high-shut")
+    assert "no choice of dice" in out
+
+
+def test_distribution_sums_to_one(capsys):
+    result = run_json(capsys, "distribution", "--objective", "remaining-sum")
+    assert abs(sum(result["distribution"].values()) - 1) < 1e-12
+    assert abs(result["mean"] - 11.157508) < 1e-6
+
+
+def test_counts(capsys):
+    result = run_json(capsys, "counts", "--tiles", "10")
+    assert result["counts"] == {"5": 117120, "6": 465677280, "7": 27229396320, "8": 166670380800,
+                                "9": 161989632000}
+
+
+def test_simulate_within_its_interval(capsys):
+    result = run_json(capsys, "simulate", "--games", "200000", "--seed", "1")
+    assert result["win_rate_low"] <= result["exact_value"] <= result["win_rate_high"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["solve", "--tiles", "0"], "tiles must be between 1 and 24, got 0"),
+    (["solve", "--sides", "1"], "sides must be between 2 and 20, got 1"),
+    (["solve", "--open", "1,11"], "open tiles must be between 1 and 9, got 11"),
+    (["advise", "--open", "1,2", "--roll", "13"], "roll must be a total the dice can show, 2 to 12; got 13"),
+    (["advise", "--open", "2,7", "--roll", "1", "--one-die", "high-shut"], "from open {2, 7}, 2 to 12; got 1"),
+    (["solve", "--one-die", "sometimes"], "invalid choice: 'sometimes' (choose from 'never', 'high-shut'"),
+    (["solve", "--objective", "score"], "invalid choice: 'score'"),
+    (["solve", "--tiles", "x"], "invalid int value: 'x'"),
+    (["simulate", "--games", "0"], "games must be between 1 and"),
+    (["advise", "--roll", "9"], "advise needs --open"),
+    (["solve", "--exact", "--tiles", "17"], "tiles must be at most 16 for exact values"),
+])
+def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and err.startswith("python -m stb_core: error:")
+
+
+def test_module_entry_point_without_traceback():
+    ok = subprocess.run([sys.executable, "-m", "stb_core", "solve", "--json"], capture_output=True, text=True)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["value"] > 0
+    bad = subprocess.run([sys.executable, "-m", "stb_core", "solve", "--tiles", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1

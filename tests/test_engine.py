@@ -1,0 +1,148 @@
+"""The engine against the sources' published numbers, exact arithmetic, and its error messages."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from reference import reference_value
+
+from stb_core import (
+    Rules,
+    RulesError,
+    board_mask,
+    counts_by_moves,
+    custom_objective,
+    expected_remaining_sum,
+    legal_moves,
+    parse_tiles,
+    solve,
+    win_probability,
+)
+from stb_core.tables import board_table, move_table
+
+
+# -- published numbers -----------------------------------------------------------------------------
+def test_source_000_sequence_counts():
+    counts = counts_by_moves(Rules(tiles=10))
+    expected = {5: 117120, 6: 465677280, 7: 27229396320, 8: 166670380800, 9: 161989632000}
+    assert counts == {k: expected.get(k, 0) for k in range(11)}
+
+
+def test_source_000_legal_moves_example():
+    assert legal_moves(Rules(tiles=10), board_mask([1, 3, 4, 6, 7]), 7) == [(1, 6), (3, 4), (7,)]
+
+
+def test_source_001_riddler_value_exact_and_float():
+    rules = Rules(one_die="high-shut")
+    exact = solve(rules, "win", exact=True).value()
+    assert exact == Fraction(956177159, 9795520512)
+    assert round(float(exact), 6) == 0.097614
+    assert abs(win_probability(rules) - float(exact)) <= 1e-12
+
+
+def test_source_002_traditional_score_of_one_and_two():
+    rules = Rules()
+    assert round(rules.total - expected_remaining_sum(rules, board=board_mask([1, 2])), 3) == 42.222
+
+
+@pytest.mark.parametrize(("tiles", "value"), [((8,), 6.888889), ((2, 6), 5.969136), ((1, 8), 6.888889),
+                                              ((4, 5), 7.027778)])
+def test_source_004_values(tiles, value):
+    assert round(expected_remaining_sum(Rules(), board=board_mask(tiles)), 6) == value
+
+
+def test_source_004_optimal_action():
+    moves = solve(Rules(), "remaining-sum").move_values(board_mask([1, 2, 3, 4, 5]), 8)
+    assert sorted(m for m, _ in moves) == [(1, 2, 5), (1, 3, 4), (3, 5)]
+    assert moves[0][0] == (3, 5) and moves[0][1] < moves[1][1]  # strictly best, not a tie
+
+
+def test_two_dice_nine_tiles():
+    assert round(win_probability(Rules()), 8) == round(0.07143162230560597, 8)
+
+
+# -- exact vs float, and against the reference on a mid-size board --------------------------------------
+@pytest.mark.parametrize("objective", ["win", "remaining-sum", "flipped-count"])
+def test_exact_and_float_agree_on_twelve_tiles(objective):
+    rules = Rules(tiles=12, one_die="sum-le-6")
+    exact = solve(rules, objective, exact=True).values
+    floats = solve(rules, objective).values
+    assert max(abs(float(e) - f) for e, f in zip(exact.tolist(), floats.tolist(), strict=True)) <= 1e-12
+
+
+@pytest.mark.parametrize("policy", ["optimal", "highest-tile", "random"])
+def test_reference_on_eight_tiles(policy):
+    rules = Rules(tiles=8, one_die="sum-le-6", max_per_move=3)
+    assert solve(rules, "remaining-sum", policy, exact=True).value() == reference_value(rules, "remaining-sum", policy)
+
+
+def test_win_probability_is_zero_beyond_twelve_tiles_with_two_dice():
+    assert win_probability(Rules(tiles=13)) == 0
+    assert win_probability(Rules(tiles=13, dice=3)) > 0
+
+
+@pytest.mark.parametrize("objective", ["win", "remaining-sum", "flipped-count"])
+def test_forced_and_optional_one_die_agree_for_optimal_play_only(objective):
+    optional, forced = Rules(one_die="sum-le-6"), Rules(one_die="sum-le-6", one_die_forced=True)
+    assert solve(optional, objective, exact=True).value() == solve(forced, objective, exact=True).value()
+    worst_optional = solve(optional, objective, "worst").value()
+    worst_forced = solve(forced, objective, "worst").value()
+    assert worst_optional != worst_forced
+
+
+# -- tables ------------------------------------------------------------------------------------------
+def test_board_table_and_move_table_shapes_and_flags():
+    table = board_table(Rules(tiles=6), "win", ("optimal", "worst"))
+    assert len(table) == 64 and table["p_win_optimal"].between(0, 1).all()
+    assert (table["p_win_optimal"] >= table["p_win_worst"]).all()
+    moves = move_table(solve(Rules(tiles=6), "win"))
+    best = moves.groupby(["board_mask", "roll"])["optimal"].any()
+    assert best.all()  # every (board, roll) with a legal move has an optimal move
+    assert (moves.loc[moves["chosen"], "optimal"]).all()  # the optimal policy picks an optimal move
+
+
+def test_custom_objective_keeps_fractions_exact():
+    beat_ten = custom_objective("below 10", of_sum=lambda s: Fraction(int(s < 10)))
+    value = solve(Rules(), beat_ten, exact=True).value()
+    assert isinstance(value, Fraction) and 0 < value < 1
+
+
+# -- errors: one clear message naming the parameter and what is allowed ------------------------------
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"tiles": 0}, "tiles must be between 1 and 24, got 0"),
+    ({"tiles": 25}, "tiles must be between 1 and 24, got 25"),
+    ({"dice": 5}, "dice must be between 1 and 4, got 5"),
+    ({"sides": 1}, "sides must be between 2 and 20, got 1"),
+    ({"one_die": "sometimes"}, "one_die must be one of never, high-shut, sum-le-6; got 'sometimes'"),
+    ({"one_die_forced": True}, "one_die_forced needs one_die to be high-shut or sum-le-6"),
+    ({"max_per_move": 0}, "max_per_move must be between 1 and 9, got 0"),
+    ({"win_at_most": 45}, "win_at_most must be between 0 and 44, got 45"),
+    ({"tiles": "9"}, "tiles must be"),
+])
+def test_bad_rules(kwargs, message):
+    with pytest.raises(RulesError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Rules(**kwargs)
+
+
+def test_bad_objective_policy_board_roll():
+    with pytest.raises(RulesError, match="objective must be one of win, remaining-sum, flipped-count"):
+        solve(Rules(), "score")
+    with pytest.raises(RulesError, match="policy must be one of optimal, worst, highest-tile"):
+        solve(Rules(), "win", "greedy")
+    with pytest.raises(RulesError, match="open tiles must be between 1 and 9, got 11"):
+        parse_tiles("1,11", Rules())
+    with pytest.raises(RulesError, match="roll must be a total the dice can show, 2 to 12; got 13"):
+        solve(Rules()).move_values(board_mask([1, 2]), 13)
+    with pytest.raises(RulesError, match="tiles must be at most 16 for exact values"):
+        solve(Rules(tiles=17), "remaining-sum", exact=True)
+
+
+def test_bad_policy_function_names_the_legal_moves():
+    with pytest.raises(RulesError, match="legal moves are"):
+        solve(Rules(tiles=4), "win", lambda board, roll, moves: (99,))
+
+
+def test_values_do_not_depend_on_call_order():
+    first = solve(Rules(tiles=7), "win").values.copy()
+    solve(Rules(tiles=7), "remaining-sum", "random")
+    assert np.array_equal(first, solve(Rules(tiles=7), "win").values)
