@@ -14,7 +14,7 @@ import sys
 import time
 from fractions import Fraction
 
-from .boards import board_label, board_sum, board_tiles, check_roll, legal_move_masks, one_die_allowed, parse_tiles
+from .boards import board_label, board_sum, board_tiles, check_roll, one_die_allowed, parse_tiles
 from .counts import counts_by_moves
 from .evaluate import final_sum_distribution
 from .objectives import OBJECTIVES, POLICIES

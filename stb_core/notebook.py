@@ -43,14 +43,14 @@ def check_parameters(namespace: dict, defaults: dict) -> None:
             raise ParameterError(f"unknown parameter {name!r}; this notebook's parameters are: {allowed}")
     for name, default in defaults.items():
         value = namespace.get(name)
-        if not _same_kind(value, default):
+        if not same_kind(value, default):
             raise ParameterError(
                 f"parameter {name!r} must be {type(default).__name__} like its default {default!r}, "
                 f"got {value!r} ({type(value).__name__})"
             )
 
 
-def _same_kind(value, default) -> bool:
+def same_kind(value, default) -> bool:
     if default is None or value is None:
         return True
     if isinstance(default, bool) or isinstance(value, bool):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from stb_core import Rules
 
@@ -61,7 +61,7 @@ def winning_sequences(rules: Rules):
     """Dice-weighted number of winning move sequences from each board (source 000's count)."""
     weights = {r: p * rules.sides**rules.dice for r, p in dice_totals(rules.dice, rules.sides).items()}
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(open_tiles: frozenset) -> int:
         if sum(open_tiles) <= rules.win_at_most:
             return 1
@@ -97,7 +97,7 @@ def reference_values(rules: Rules, objective: str = "win", policy="optimal"):
             return sum(value(open_tiles - set(m)) for m in options) / len(options)
         return value(open_tiles - set(pick(open_tiles, roll, options)))
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(open_tiles: frozenset) -> Fraction:
         if sum(open_tiles) <= rules.win_at_most:
             return utility(objective, rules, open_tiles)
