@@ -28,7 +28,7 @@ browser: ## install Debian's chromium + chromedriver when missing (for the brows
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
 lint: $(STAMP) ## ruff on the package, the tests and the notebooks
-	$(VENV)/bin/ruff check stb_core tests notebooks
+	$(VENV)/bin/ruff check stb_core tests benchmarks notebooks
 
 test: $(STAMP) browser lint ## lint, then every test (engine, CLI, notebooks under papermill, report in Chromium)
 	$(PY) -m pytest -q
@@ -41,7 +41,7 @@ notebook: $(STAMP) ## rerun one notebook: make notebook NB=01-sequence-counts PA
 	$(PY) -m stb_core.report --notebook $(NB) $(PARAMS)
 
 bench: $(STAMP) ## the speed benchmark: medians, and ratios against the plain reference solver
-	$(PY) -m stb_core.bench
+	$(PY) benchmarks/bench.py
 
 lab: $(STAMP) ## JupyterLab on the notebooks
 	$(VENV)/bin/jupyter lab notebooks

@@ -18,6 +18,7 @@ import argparse
 import ast
 import html
 import json
+import os
 import shutil
 import sys
 import time
@@ -28,7 +29,7 @@ from .exports import run_stem
 from .notebook import same_kind
 from .paths import NOTEBOOK_DIR, PROJECT_ROOT, output_root
 
-REPORT_DIR = PROJECT_ROOT / "report"
+REPORT_DIR = Path(os.environ.get("STB_REPORT_DIR", PROJECT_ROOT / "report"))  # tests build elsewhere
 TEMPLATES = Path(__file__).parent / "templates"
 MATHJAX_CONFIG = "MathJax.js?config=TeX-AMS-MML_HTMLorMML-full,Safe"
 
@@ -267,9 +268,9 @@ def build(jobs: list[Job], log=print) -> None:
         render(job)
         copy_tables(job)
         log(f"[{i}/{len(jobs)}] {job.run} done in {time.perf_counter() - t0:.1f} s -> "
-            f"{job.html_path.relative_to(PROJECT_ROOT)}", flush=True)
+            f"{job.html_path}", flush=True)
     write_index(notebook_stems())
-    index = (REPORT_DIR / "index.html").relative_to(PROJECT_ROOT)
+    index = REPORT_DIR / "index.html"
     log(f"report built in {time.perf_counter() - started:.1f} s: {index}")
 
 

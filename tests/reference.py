@@ -30,7 +30,8 @@ def dice_totals(dice: int, sides: int) -> dict[int, Fraction]:
 def moves(rules: Rules, open_tiles: frozenset, roll: int) -> list[tuple[int, ...]]:
     """Every subset of the open tiles adding up to ``roll`` (within the per-move limit), sorted."""
     most = rules.max_per_move or rules.tiles
-    found = [subset for size in range(1, most + 1) for subset in itertools.combinations(sorted(open_tiles), size)
+    small = sorted(t for t in open_tiles if t <= roll)  # a tile larger than the roll can never be in the move
+    found = [subset for size in range(1, most + 1) for subset in itertools.combinations(small, size)
              if sum(subset) == roll]
     return sorted(found)
 
@@ -71,11 +72,13 @@ def winning_sequences(rules: Rules):
     return count
 
 
-def reference_values(rules: Rules, objective: str = "win", policy="optimal"):
-    """``V`` as a function of a frozenset of open tiles, for a built-in objective and any policy."""
+def reference_values(rules: Rules, objective: str = "win", policy="optimal", exact: bool = True):
+    """``V`` as a function of a frozenset of open tiles, for a built-in objective and any policy
+    (in fractions, or with ``exact=False`` in floats, for timing against the engine's float solver)."""
     sense = -1 if objective == "remaining-sum" else 1
     dice_sense = -sense if policy == "worst" else sense
-    probabilities = {c: dice_totals(c, rules.sides) for c in {1, rules.dice}}
+    number = Fraction if exact else float
+    probabilities = {c: {r: number(p) for r, p in dice_totals(c, rules.sides).items()} for c in {1, rules.dice}}
     sequences = winning_sequences(rules) if policy == "sequence-count" else None
 
     def pick(open_tiles, roll, options):
