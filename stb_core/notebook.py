@@ -106,6 +106,14 @@ def reproduction_checks(stem: str, computed: dict, applicable: bool = True) -> p
     return pd.DataFrame(rows)
 
 
+def consistency_checks(rows: list[tuple[str, str, object, bool]]) -> pd.DataFrame:
+    """Checks with no published figure behind them — e.g. a simulation whose interval must contain the exact
+    value: ``(claim, what it is compared with, computed value, passed)`` rows in the same shape as
+    :func:`reproduction_checks`."""
+    return pd.DataFrame([{"claim": claim, "published": reference, "computed": _show(value),
+                          "check": PASS if passed else FAIL} for claim, reference, value, passed in rows])
+
+
 def _show(value) -> str:
     if isinstance(value, float):
         return f"{value:.10g}"
