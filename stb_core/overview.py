@@ -203,18 +203,21 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
 
 
 def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12) -> pd.DataFrame:
-    """Optimal values of boards of 1..max_tiles tiles for each number of dice, with each solve's time."""
+    """Optimal values of boards of 1..max_tiles tiles for each number of dice, with each solve's time.
+
+    The win probability is also given as an exact fraction for two dice up to ``exact_up_to`` tiles."""
     rows = []
     for d, n in itertools.product(dice, range(1, max_tiles + 1)):
         rules = Rules(tiles=n, dice=d)
         row = {"dice": d, "tiles": n}
         for objective in OBJECTIVES:
             start = time.perf_counter()
-            value = solve(rules, objective, exact=objective == "win" and n <= exact_up_to).value()
+            exact = objective == "win" and d == 2 and n <= exact_up_to
+            value = solve(rules, objective, exact=exact).value()
             row[f"{value_name(objective)}"] = float(value)
             row[f"seconds_{value_name(objective)}"] = time.perf_counter() - start
             if objective == "win":
-                row["p_win_exact"] = str(value) if n <= exact_up_to else ""
+                row["p_win_exact"] = str(value) if exact else ""
         rows.append(row)
     return pd.DataFrame(rows)
 
