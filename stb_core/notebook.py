@@ -120,14 +120,16 @@ def _show(value) -> str:
     return str(value)
 
 
-def write_checks(run: str, source: str, title: str, headline: dict, checks: pd.DataFrame) -> Path:
-    """Write ``data/<run>/checks.json``: the source, headline numbers and each check's verdict."""
+def write_checks(run: str, source: str, title: str, headline: dict, checks: pd.DataFrame, finding: str = "") -> Path:
+    """Write ``data/<run>/checks.json``: the source, headline numbers, the notebook's main finding in one
+    sentence (computed, for the index page) and each check's verdict."""
     counts = checks["check"].value_counts()
     record = {
         "run": run,
         "source": source,
         "title": title,
         "headline": {str(k): str(v) for k, v in headline.items()},
+        "finding": finding,
         "checks": checks.to_dict(orient="records"),
         "passed": int(counts.get(PASS, 0)),
         "failed": int(counts.get(FAIL, 0)),

@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,8 +233,18 @@ def _row(stem: str) -> str:
             f"<td><a href=\"notebooks/{stem}.ipynb\">notebook</a><br>{table_links}</td></tr>")
 
 
+def _findings(stems: list[str]) -> str:
+    items = []
+    for stem in stems:
+        checks = _checks(stem)
+        if checks and checks.get("finding"):
+            items.append(f'<li><a href="{stem}.html">{html.escape(checks["title"])}</a>: '
+                         f'{html.escape(checks["finding"])}</li>')
+    return f"<h2>Headline findings</h2><ul>{''.join(items)}</ul>" if items else ""
+
+
 def write_index(stems: list[str]) -> None:
-    """``report/index.html``: the introduction, then one row per notebook, then any parameterised runs."""
+    """``report/index.html``: the introduction and headline findings, one row per notebook, other runs."""
     rows = "\n".join(_row(s) for s in stems)
     runs = sorted(p.stem for p in (REPORT_DIR / "runs").glob("*.html")) if (REPORT_DIR / "runs").exists() else []
     run_list = "".join(f'<li><a href="runs/{r}.html">{html.escape(r)}</a></li>' for r in runs)
@@ -243,6 +254,7 @@ def write_index(stems: list[str]) -> None:
 <body>
 <h1>Shut the Box, solved exactly</h1>
 {INTRODUCTION}
+{_findings(stems)}
 <h2>The notebooks</h2>
 <table>
 <tr><th>source</th><th>notebook</th><th>headline numbers (computed now)</th><th>reproduction</th><th>files</th></tr>
@@ -257,18 +269,34 @@ def write_index(stems: list[str]) -> None:
 
 
 # -- the command ----------------------------------------------------------------------------------------
-def build(jobs: list[Job], log=print) -> None:
-    """Run, render and index every job, with a progress line per notebook."""
+def _run_one(job: Job) -> float:
+    start = time.perf_counter()
+    execute(job)
+    render(job)
+    copy_tables(job)
+    return time.perf_counter() - start
+
+
+def build(jobs: list[Job], workers: int = 2, log=print) -> None:
+    """Run, render and index every job, ``workers`` notebooks at a time (each runs in its own kernel
+    process), with a progress line as each starts and finishes. The first failure stops the build."""
     ensure_mathjax()
     started = time.perf_counter()
-    for i, job in enumerate(jobs, 1):
-        log(f"[{i}/{len(jobs)}] {job.run} ...", flush=True)
-        t0 = time.perf_counter()
-        execute(job)
-        render(job)
-        copy_tables(job)
-        log(f"[{i}/{len(jobs)}] {job.run} done in {time.perf_counter() - t0:.1f} s -> "
-            f"{job.html_path}", flush=True)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = {}
+        for i, job in enumerate(jobs, 1):
+            futures[pool.submit(_run_one, job)] = (i, job)
+        for i, job in futures.values():
+            log(f"[{i}/{len(jobs)}] {job.run} queued", flush=True)
+        for future in as_completed(futures):
+            i, job = futures[future]
+            try:
+                seconds = future.result()
+            except BaseException:
+                for other in futures:
+                    other.cancel()
+                raise
+            log(f"[{i}/{len(jobs)}] {job.run} done in {seconds:.1f} s -> {job.html_path}", flush=True)
     write_index(notebook_stems())
     index = REPORT_DIR / "index.html"
     log(f"report built in {time.perf_counter() - started:.1f} s: {index}")
@@ -277,6 +305,7 @@ def build(jobs: list[Job], log=print) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m stb_core.report", description=__doc__.split("\n")[0])
     parser.add_argument("--notebook", default=None, help="run only this notebook (its stem, e.g. 01-sequence-counts)")
+    parser.add_argument("--jobs", type=int, default=2, help="notebooks run at a time (default 2)")
     parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                         help="a parameter for --notebook (repeatable)")
     args = parser.parse_args(argv)
@@ -284,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
         jobs = plan(args.notebook, [tuple(p) for p in args.parameter])
         if not jobs:
             print("no notebooks in notebooks/ yet: writing an empty index", flush=True)
-        build(jobs)
+        build(jobs, args.jobs)
     except ReportError as error:
         print(f"python -m stb_core.report: error: {error}", file=sys.stderr)
         return 2

@@ -177,3 +177,13 @@ def test_notebook_page_in_the_browser(report_dir, browser, stem, tmp_path_factor
     shots = tmp_path_factory.getbasetemp() / "screenshots"
     shots.mkdir(exist_ok=True)
     browser.save_screenshot(str(shots / f"{stem}.png"))
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
+def test_a_failing_notebook_stops_with_its_message_and_writes_nothing(report_dir):
+    stem = NOTEBOOKS[-1]
+    before = (report_dir / f"{stem}.html").read_bytes()
+    run = report_command("--notebook", stem, "-p", "tiles", "0", report_dir=report_dir)
+    assert run.returncode == 1 and "tiles must be between 1 and 24, got 0" in run.stderr
+    assert not list((report_dir / "runs").glob(f"{stem}--tiles-0*"))
+    assert (report_dir / f"{stem}.html").read_bytes() == before
