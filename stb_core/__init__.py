@@ -3,7 +3,9 @@
 Read top-down: ``rules`` (one validated value per variant) -> ``boards`` (bit-mask boards and moves) ->
 ``objectives`` (what a game is worth, how a policy picks) -> ``solve`` (the Bellman equation) ->
 ``counts`` (source 000's winning sequences) -> ``evaluate`` (distributions, reachability) ->
-``simulate`` (Monte Carlo) -> ``tables`` (pandas) -> ``plots`` (matplotlib).
+``simulate`` (Monte Carlo) -> ``tables`` (pandas) -> ``analysis``, ``overview``, ``two_player`` (questions
+beyond the sources) and ``sources`` (each source's own exhibits). ``cli`` is ``python -m stb_core``;
+``notebook``, ``exports`` and ``report`` serve the notebooks and build the HTML report.
 """
 
 from .boards import board_label, board_mask, board_sum, board_tiles, legal_moves, parse_tiles
