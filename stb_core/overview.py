@@ -195,10 +195,11 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
             continue
         values = solution.dice_values(board)
         one, many = float(values[1]), float(values[rules.dice])
-        rows.append({"board": board_label(board), "board_mask": board, "value_one_die": one,
+        rows.append({"board": board_label(board), "board_mask": board, "open_sum": board_sum(board),
+                     "value_one_die": one,
                      f"value_{rules.dice}_dice": many, "best": "one die" if sense * (one - many) > 0 else
                      (f"{rules.dice} dice" if sense * (many - one) > 0 else "either"),
-                     "gain": abs(one - many)})
+                     "gain": abs(one - many), "one_die_minus_dice": one - many})
     return pd.DataFrame(rows)
 
 
