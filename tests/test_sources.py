@@ -1,0 +1,93 @@
+"""The per-source shaping modules: each source's conventions, and its published numbers."""
+
+import pytest
+
+from stb_core import Rules, board_mask, solve
+from stb_core.sources.expected_cost import (
+    highest_cost_states,
+    largest_tile_exceptions,
+    policy_table,
+    r_order,
+    source_optimal_action,
+)
+from stb_core.sources.game_space import game_space, source_columns, source_exclusions, valid_states
+from stb_core.sources.open_and_shut import (
+    board_exhibit,
+    exceptions,
+    expected_score_table,
+    move_exhibit,
+    optimal_moves_exhibit,
+    source_board_id,
+    source_board_string,
+)
+from stb_core.sources.sequence_counts import partition_list, strategy_comparison
+
+
+# -- source 000 -------------------------------------------------------------------------------------
+def test_partition_list_has_the_sources_68_and_65_on_ten_tiles():
+    table = partition_list(Rules(tiles=10))
+    assert len(table) == 68 and table["on_board"].sum() == 65
+    assert set(table.loc[~table["on_board"], "tiles"]) == {"{11}", "{1, 11}", "{12}"}
+
+
+def test_strategy_comparison_simulations_cover_the_exact_values():
+    table = strategy_comparison(Rules(tiles=7), games=100_000, seed=5)
+    assert (table["low_95"] <= table["exact_p_win"]).all() and (table["exact_p_win"] <= table["high_95"]).all()
+    by = table.set_index("policy")["exact_p_win"]
+    assert by["optimal"] >= by["sequence-count"] >= by["random"]
+
+
+# -- source 002 -------------------------------------------------------------------------------------
+def test_source_002_board_conventions():
+    assert source_board_id(board_mask([1, 2]), 9) == 127  # flipped 3..9, tile 1 the most significant bit
+    assert source_board_id(board_mask(range(2, 10)), 9) == 256
+    assert source_board_string(board_mask([1, 2]), 9) == "1 2 - - - - - - -"
+
+
+def test_source_002_tables():
+    rules = Rules()
+    scores = expected_score_table(rules)
+    assert scores.loc["traditional", "Max"] == pytest.approx(45 - 11.157508, abs=1e-6)
+    assert scores.loc["all or nothing", "Max"] == pytest.approx(0.0714316, abs=1e-7)
+    assert (scores["Max"] >= scores["Highest Tile"]).all() and (scores["Highest Tile"] >= scores["Min"]).all()
+    a = board_exhibit(rules, "traditional")
+    assert a["Board Sum"].is_monotonic_increasing and len(a) == 512
+    assert a.loc[a["Board (Remaining)"] == "1 2 - - - - - - -", "Max ES"].item() == pytest.approx(42.222, abs=5e-4)
+    moves = move_exhibit(rules, "traditional")
+    assert (optimal_moves_exhibit(moves)["Max Move"] != optimal_moves_exhibit(moves)["Min Move"]).all()
+    table = exceptions(moves)
+    assert len(table) > 0 and (table["Max Move"] != table["Highest Tile Move"]).all()
+    first = moves[(moves["Board Sum"] == 0) & (moves["Roll"] == 9)]
+    assert first["Max Move"].item() == "[9]" and first["Highest Tile Move"].item() == "[9]"
+
+
+def test_source_002_tie_rule_lists_tied_moves_together():
+    moves = move_exhibit(Rules(tiles=5), "all or nothing")
+    # with tiles 1-5, some (board, roll) pairs have two moves of equal winning chance: both are listed
+    assert moves["Max Move"].str.contains(r"\], \[").any()
+
+
+# -- source 003 -------------------------------------------------------------------------------------
+def test_source_003_game_space_counts():
+    rules = Rules(win_at_most=3)
+    assert len(valid_states(rules)) == 506
+    assert source_exclusions(rules) == ["1", "2", "3", "12", "23456789"]
+    space = game_space(rules)
+    assert len(space) == 8607 and space["Redundant"].sum() == 8
+    assert list(space.loc[~space["Redundant"], source_columns(rules)].columns)[:2] == ["X1", "X2"]
+    assert (space.groupby("RivalGroup")["Optimal"].any() | space.groupby("RivalGroup")["Outcome"].first().eq("Loss")).all()
+
+
+# -- source 004 -------------------------------------------------------------------------------------
+def test_source_004_order_ties_and_tables():
+    rules = Rules()
+    cost = solve(rules, "remaining-sum", exact=True)
+    assert r_order([(1, 2, 5), (3, 5), (1, 3, 4)]) == [(3, 5), (1, 2, 5), (1, 3, 4)]
+    assert source_optimal_action(cost, board_mask([1, 2, 3, 4, 5]), 8) == (3, 5)
+    assert source_optimal_action(cost, board_mask([1, 2]), 12) is None
+    table = policy_table(rules, cost)
+    assert list(highest_cost_states(table)["label"])[:3] == ["{5, 6, 7, 8, 9}", "{4, 5, 7, 8, 9}", "{6, 7, 8, 9}"]
+    exc = largest_tile_exceptions(rules, cost)
+    row = exc[(exc["state"] == "{1, 4, 5, 8}") & (exc["dice_total"] == 9)]
+    assert row["optimal_action"].item() == "{4, 5}"
+    assert (exc["value_after_optimal"] <= exc["value_after_largest_tile_action"]).all()
