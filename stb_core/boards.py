@@ -198,6 +198,9 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
     return out
 
 
+PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
+
+
 class Levels:
     """Boards grouped by number of open tiles, for the level-by-level sweeps.
 
@@ -218,6 +221,27 @@ class Levels:
     def boards(self, k: int) -> np.ndarray:
         """Every board with ``k`` open tiles, increasing."""
         return self.by_count[k]
+
+    def pairs(self, roll: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(parents, children)`` of every move adding up to ``roll`` on k-tile boards, all moves at once
+        (a parent appears once per move it holds), for sweeps that combine them with ``ufunc.at``.
+
+        Small levels test every move on every board in one array operation (cheap when the candidates are
+        few: this is what makes small boards fast); large levels spread each move's compact boards
+        (``successors``), which touches only the legal pairs."""
+        moves = self.catalogue.moves(roll)
+        if moves.size:
+            moves = moves[self.catalogue.sizes[roll] <= k]
+        boards = self.boards(k)
+        if moves.size == 0 or boards.size == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            return empty, empty
+        if boards.size * moves.size <= PAIR_MATRIX_LIMIT:
+            rows, cols = np.nonzero((boards[:, None] & moves[None, :]) == moves[None, :])
+            parents = boards[rows]
+            return parents, parents & ~moves[cols]
+        found = [(parents, children) for _, parents, children in self.successors(roll, k)]
+        return np.concatenate([p for p, _ in found]), np.concatenate([c for _, c in found])
 
     def successors(self, roll: int, k: int):
         """Yield ``(move, parents, children)`` for the moves adding up to ``roll`` on k-tile boards."""

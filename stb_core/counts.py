@@ -34,12 +34,13 @@ def winning_sequence_counts(rules: Rules) -> np.ndarray:
     counts[0, won] = 1
     for k in range(1, rules.tiles + 1):
         boards = levels.boards(k)
+        acc = np.zeros((k + 1, n), dtype=object)  # acc[j, S]: sequences of j moves from S, summed over rolls
+        for roll, weight in rules.roll_weights.items():
+            parents, children = levels.pairs(roll, k)
+            for moves in range(1, k + 1):
+                np.add.at(acc[moves], parents, weight * counts[moves - 1, children])
         for moves in range(1, k + 1):
-            acc = np.zeros(n, dtype=object)
-            for roll, weight in rules.roll_weights.items():
-                for _, parents, children in levels.successors(roll, k):
-                    acc[parents] += weight * counts[moves - 1, children]
-            counts[moves, boards] = np.where(won[boards], 0, acc[boards])
+            counts[moves, boards] = np.where(won[boards], 0, acc[moves, boards])
     return counts
 
 
@@ -69,7 +70,7 @@ def total_winning_sequences(rules: Rules) -> np.ndarray:
         boards = levels.boards(k)
         acc[boards] = 0
         for roll, weight in rules.roll_weights.items():
-            for _, parents, children in levels.successors(roll, k):
-                acc[parents] += weight * total[children]
+            parents, children = levels.pairs(roll, k)
+            np.add.at(acc, parents, weight * total[children])
         total[boards] = np.where(won[boards], 1, acc[boards])
     return total

@@ -269,7 +269,8 @@ def write_index(stems: list[str]) -> None:
 
 
 # -- the command ----------------------------------------------------------------------------------------
-def _run_one(job: Job) -> float:
+def _run_one(job: Job, label: str, log) -> float:
+    log(f"{label} {job.run} running ...", flush=True)
     start = time.perf_counter()
     execute(job)
     render(job)
@@ -283,11 +284,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
     ensure_mathjax()
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = {}
-        for i, job in enumerate(jobs, 1):
-            futures[pool.submit(_run_one, job)] = (i, job)
-        for i, job in futures.values():
-            log(f"[{i}/{len(jobs)}] {job.run} queued", flush=True)
+        futures = {pool.submit(_run_one, job, f"[{i}/{len(jobs)}]", log): (i, job) for i, job in enumerate(jobs, 1)}
         for future in as_completed(futures):
             i, job = futures[future]
             try:

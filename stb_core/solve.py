@@ -286,14 +286,14 @@ def _roll_outcome(sol, levels, roll, k, boards, stuck_value, best_key, best_valu
 
 
 def _best_by_value(sol, levels, roll, k, boards, best_key):
-    """Optimal / worst: the chosen value is the extreme value after a move, a running max (or min)."""
+    """Optimal / worst: the chosen value is the extreme value after a move, an unbuffered running max (or
+    min) over every (board, move) pair of the level at once (``ufunc.at`` handles boards with many moves)."""
     maximise = sol.objective.sense * (1 if sol.policy == "optimal" else -1) > 0
     extreme, none = (np.maximum, -np.inf) if maximise else (np.minimum, np.inf)
-    values = sol.values
     best_key[boards] = none
-    for _, parents, children in levels.successors(roll, k):
-        current = best_key[parents]
-        best_key[parents] = extreme(current, values[children], out=current)
+    parents, children = levels.pairs(roll, k)
+    if parents.size:
+        extreme.at(best_key, parents, sol.values[children])
     after = best_key[boards]
     moved = (after != none).astype(bool)
     return after, moved
@@ -317,9 +317,10 @@ def _mean_value(sol, levels, roll, k, boards, best_value, found):
     """Random: the average of V after each legal move."""
     best_value[boards] = 0
     found[boards] = 0
-    for _, parents, children in levels.successors(roll, k):
-        found[parents] += 1
-        best_value[parents] += sol.values[children]
+    parents, children = levels.pairs(roll, k)
+    if parents.size:
+        np.add.at(found, parents, 1)
+        np.add.at(best_value, parents, sol.values[children])
     count = found[boards]
     moved = count > 0
     after = best_value[boards] / np.maximum(count, 1)
