@@ -203,10 +203,11 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12) -> pd.DataFrame:
+def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
     """Optimal values of boards of 1..max_tiles tiles for each number of dice, with each solve's time.
 
-    The win probability is also given as an exact fraction for two dice up to ``exact_up_to`` tiles."""
+    The win probability is also given as an exact fraction for two dice up to ``exact_up_to`` tiles.
+    ``log`` (e.g. ``print``) is told about each board size as it is done: large boards take a while."""
     rows = []
     for d, n in itertools.product(dice, range(1, max_tiles + 1)):
         rules = Rules(tiles=n, dice=d)
@@ -220,6 +221,8 @@ def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12) ->
             if objective == "win":
                 row["p_win_exact"] = str(value) if exact else ""
         rows.append(row)
+        if log:
+            log(f"{d} dice, {n} tiles: solved in {sum(v for k, v in row.items() if k.startswith('seconds')):.2f} s")
     return pd.DataFrame(rows)
 
 
