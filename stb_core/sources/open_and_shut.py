@@ -84,24 +84,34 @@ def board_exhibit(rules: Rules, scoring: str, solved: dict | None = None) -> pd.
     return table.reset_index(drop=True)
 
 
-def _tied_moves(solution: Solution) -> pd.DataFrame:
-    """For each (board, roll) with a legal move: the moves within the tie tolerance of the chosen one,
-    written as the source writes them."""
+def _move_values(solution: Solution) -> pd.DataFrame:
+    """The engine's move table of ``solution`` with each move's value after it (``after``) and the value
+    after the strategy's chosen move (``chosen_value``), both in the engine's units."""
     moves = move_table(solution)
     after = moves.columns[moves.columns.str.endswith("_after") & ~moves.columns.str.startswith("best_")][0]
-    chosen = moves.loc[moves["chosen"], ["board_mask", "roll", after]].rename(columns={after: "chosen_value"})
-    moves = moves.merge(chosen, on=["board_mask", "roll"], how="left")
-    tied = moves[(moves[after] - moves["chosen_value"]).abs() <= TIE_TOLERANCE].copy()
+    moves = moves.rename(columns={after: "after"})
+    chosen = moves.loc[moves["chosen"], ["board_mask", "roll", "after"]].rename(columns={"after": "chosen_value"})
+    return moves.merge(chosen, on=["board_mask", "roll"], how="left")
+
+
+def _tied_moves(values: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.Series:
+    """For each (board, roll) with a legal move: the moves within ``tolerance`` of the chosen one, written
+    as the source writes them (``[1, 8], [2, 7]``, moves in sorted order)."""
+    tied = values[(values["after"] - values["chosen_value"]).abs() <= tolerance].copy()
     tied["text"] = tied["move"].str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
+    tied["key"] = tied["move"].str.strip("{}").map(lambda text: tuple(int(t) for t in text.split(", ")))
+    tied = tied.sort_values(["board_mask", "roll", "key"])
     return tied.groupby(["board_mask", "roll"], sort=True)["text"].agg(", ".join)
 
 
-def move_exhibit(rules: Rules, scoring: str, solved: dict | None = None) -> pd.DataFrame:
-    """Every (board, roll) with a legal move and each strategy's move cell (the source's move tables),
-    with the board's expected score under Max and Highest Tile, sorted as the source sorts its exhibits."""
+def move_exhibit(rules: Rules, scoring: str, solved: dict | None = None,
+                 tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    """Every (board, roll) with a legal move and each strategy's move cell (the source's move tables,
+    ties within ``tolerance`` listed together), with the board's expected score under Max and Highest Tile,
+    sorted as the source sorts its exhibits (Board Sum, then the Board string, then Roll)."""
     solved = solved or solutions(rules)
-    cells = pd.concat({f"{strategy} Move": _tied_moves(solved[scoring, strategy]) for strategy in STRATEGIES},
-                      axis=1).reset_index()
+    cells = pd.concat({f"{strategy} Move": _tied_moves(_move_values(solved[scoring, strategy]), tolerance)
+                       for strategy in STRATEGIES}, axis=1).reset_index()
     masks = cells["board_mask"].tolist()
     cells.insert(0, "Board Id", [source_board_id(m, rules.tiles) for m in masks])
     cells.insert(1, "Board (Remaining)", [source_board_string(m, rules.tiles) for m in masks])
@@ -131,3 +141,36 @@ def exceptions(moves: pd.DataFrame) -> pd.DataFrame:
     Highest Tile Move cell (compared as the source compares them: as text)."""
     table = comparison_exhibit(moves)
     return table[table["Max Move"] != table["Highest Tile Move"]].reset_index(drop=True)
+
+
+def exception_losses(table: pd.DataFrame, rules: Rules, solved: dict | None = None,
+                     tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    """The exceptions table with what each exception costs (traditional scoring): ``Highest Tile Pick`` is
+    the one move the highest-tile rule plays, ``Points Lost`` = expected score after the optimal move minus
+    expected score after that pick (optimal play afterwards, exact engine values), and ``Kind``: ``genuine``
+    when the pick loses more than ``tolerance``, ``tie listing`` when the two cells differ only because the
+    tie rule lists different sets of equally good moves."""
+    solved = solved or solutions(rules)
+    best = _move_values(solved["traditional", "Max"])
+    picks = _move_values(solved["traditional", "Highest Tile"])
+    picks = picks.loc[picks["chosen"], ["board_mask", "roll", "move", "move_mask"]]
+    picks = picks.merge(best[["board_mask", "roll", "move_mask", "after", "chosen_value"]],
+                        on=["board_mask", "roll", "move_mask"])
+    picks["Points Lost"] = picks["after"] - picks["chosen_value"]  # expected sum left: higher is worse
+    picks["Highest Tile Pick"] = picks["move"].str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
+    picks["Board Id"] = [source_board_id(m, rules.tiles) for m in picks["board_mask"]]
+    out = table.merge(picks[["Board Id", "roll", "Highest Tile Pick", "Points Lost"]].rename(columns={"roll": "Roll"}),
+                      on=["Board Id", "Roll"], how="left")
+    out["Kind"] = out["Points Lost"].gt(tolerance).map({True: "genuine", False: "tie listing"})
+    return out
+
+
+def expected_score_shares(scores: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """The 3 x 3 table in long form, with each expected score as a share of its scoring's maximum
+    (traditional: the tile total; all or nothing: 1; flipped count: the number of tiles), so the three
+    scorings can share one axis."""
+    maximum = {"traditional": rules.total, "all or nothing": 1, "flipped count": rules.tiles}
+    long = scores.reset_index().melt(id_vars="scoring", var_name="strategy", value_name="expected score")
+    long["maximum"] = long["scoring"].map(maximum)
+    long["share of maximum"] = long["expected score"] / long["maximum"]
+    return long
