@@ -1,17 +1,18 @@
 r"""Where a policy's mistakes cost, and where two policies disagree.
 
-The loss of a policy ``h`` against the optimum splits exactly over the decisions ``h`` actually faces
-(the performance-difference identity): with ``V*`` and ``Q*`` the optimal values, ``P_h(S)`` the chance
-that ``h`` reaches board ``S`` and ``c_h(S)`` its dice,
+The loss of a policy ``h`` against the optimum splits exactly over the decisions ``h`` actually faces (the
+performance-difference identity): with ``V*`` and ``Q*`` the optimal values, ``P_h(S)`` the chance that ``h``
+reaches board ``S`` and ``c_h(S)`` its dice,
 
 .. math::
 
     \sigma\,(V^*(S_0) - V^h(S_0)) = \sum_S P_h(S)\Big[\sigma\big(V^*(S) - V^*_{c_h}(S)\big)
         + \sum_r p_{c_h}(r)\,\sigma\big(Q^*(S, r) - Q^*(S, r; \pi_h)\big)\Big]
 
-where ``V*_c(S) = sum_r p_c(r) Q*(S, r)``, ``Q*(S, r; pi_h)`` is ``V*`` after ``h``'s move (``u(S)`` when
-stuck) and ``sigma`` the objective's sense. Each term is the loss of one decision judged with optimal
-play afterwards, weighted by how often ``h`` makes it; they add up to the whole loss.
+where ``V*_c(S) = sum_r p_c(r) Q*(S, r)``, ``Q*(S, r; pi_h)`` is ``V*`` after ``h``'s move (averaged over
+its moves for a mixture; ``u(S)`` when stuck) and ``sigma`` the objective's sense. Each term is the loss of
+one decision judged with optimal play afterwards, weighted by how often ``h`` makes it; every term is >= 0
+and they add up to the whole loss. Moves are read from each solution's move table; nothing here chooses.
 """
 
 from __future__ import annotations
@@ -19,98 +20,108 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, move_catalogue, tile_sums
-from .evaluate import reach_probabilities
-from .rules import Rules
+from .boards import board_label, board_space
+from .evaluate import evaluate, reach_probabilities
+from .policies import VALUE_RTOL, Pairs
+from .rules import Rules, RulesError
 from .solve import Solution, solve
 
 
-def _q_after(optimal: Solution, boards: np.ndarray, roll: int, heuristic: Solution, rng) -> tuple:
-    """(optimal Q*, Q* after the heuristic's move, heuristic move, optimal move) for boards and roll."""
-    values = np.asarray(optimal.values, dtype=float)
-    stuck_value = np.asarray(optimal.objective.values(boards, optimal.rules), dtype=float)
-    best_move = optimal.choose(boards, roll)
-    best = np.where(best_move >= 0, values[boards & ~np.maximum(best_move, 0)], stuck_value)
-    if heuristic.policy == "random":
-        moves = move_catalogue(optimal.rules).moves(roll)
-        legal = (boards[:, None] & moves[None, :]) == moves[None, :]
-        after = np.where(legal, values[boards[:, None] & ~moves[None, :]], 0).sum(axis=1)
-        count = legal.sum(axis=1)
-        taken = np.where(count > 0, after / np.maximum(count, 1), stuck_value)
-        return best, taken, np.full(boards.shape, -2), best_move
-    move = heuristic.choose(boards, roll, rng)
-    taken = np.where(move >= 0, values[boards & ~np.maximum(move, 0)], stuck_value)
-    return best, taken, move, best_move
+class NegativeLossError(RulesError):
+    """A decision that loses less than nothing against the optimum: a sign error somewhere, never clipped."""
 
 
-def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, optimal: Solution | None = None,
-                    heuristic: Solution | None = None) -> pd.DataFrame:
+def roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int) -> np.ndarray:
+    """``Q(S, r; pi_player)`` judged by ``judge``'s values: ``judge``'s ``V`` after ``player``'s move on each
+    board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal."""
+    values = np.asarray(judge.values, dtype=float)
+    out = np.asarray(judge.objective.values(boards, judge.rules), dtype=float).copy()
+    index, child, chance = player.transitions(boards, roll)
+    if index.size:
+        moved = np.zeros(boards.size, dtype=bool)
+        moved[index] = True
+        out[moved] = 0.0
+        np.add.at(out, index, np.asarray(chance, dtype=float) * values[child])
+    return out
+
+
+def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]:
+    if solution.policy.mixture:
+        return [solution.policy.name] * boards.size
+    return [board_label(m) if m >= 0 else "" for m in solution.choose(boards, roll).tolist()]
+
+
+def _check_losses(loss: np.ndarray, scale: np.ndarray, what: str) -> None:
+    worst = loss < -VALUE_RTOL * np.maximum(np.abs(scale), 1e-300)
+    if worst.any():
+        raise NegativeLossError(f"{what}: a decision loses {loss[worst].min():.3g} (< 0) against the optimum")
+
+
+def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie_break="canonical",
+                    optimal: Solution | None = None, heuristic: Solution | None = None) -> pd.DataFrame:
     """Every decision ``policy`` faces with positive probability, with its loss against optimal play.
 
-    Rows: ``decision`` is ``dice`` (one per board where dice could be chosen) or ``move`` (one per board
-    and roll); ``reach`` = P_h(board), ``p_roll``, the moves (``random`` shows ``random``), ``loss`` (>= 0,
-    in the objective's units, judged with optimal play afterwards) and ``weighted_loss`` = reach x p_roll x
-    loss. ``weighted_loss`` sums to the policy's whole loss from the full board.
+    Rows: ``decision`` is ``dice`` (one per board where dice could be chosen) or ``move`` (one per board and
+    roll); ``reach`` = P_h(board), ``p_roll``, the moves (a mixture shows its name), ``loss`` (>= 0, in the
+    objective's units, judged with optimal play afterwards; a negative loss raises :class:`NegativeLossError`)
+    and ``weighted_loss`` = reach x p_roll x loss, which sums to the policy's whole loss from the full board.
     """
-    optimal = optimal or solve(rules, objective, "optimal")
-    heuristic = heuristic or solve(rules, objective, policy)
+    optimal = optimal or solve(rules, objective, tie_break=tie_break)
+    heuristic = heuristic or evaluate(rules, objective, policy, tie_break=tie_break)
     sense = optimal.objective.sense
+    space = board_space(rules)
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
-    everything = np.arange(rules.states, dtype=np.int64)
-    playing = everything[(reach > 0) & (tile_sums(everything) > rules.win_at_most)]
-    rng = np.random.default_rng(0)
-    frames = []
-    dice_options = sorted({rules.dice, 1} if rules.one_die != "never" else {rules.dice})
-    q_star = {}
-    for dice in dice_options:
-        for roll in rules.roll_distribution(dice):
-            if roll not in q_star:
-                q_star[roll] = _q_after(optimal, playing, roll, heuristic, rng)
-    dice_value = {d: sum(float(p) * q_star[r][0] for r, p in rules.roll_distribution(d).items())
-                  for d in dice_options}
+    playing = space.boards[(reach > 0) & ~space.won]
+    q_best, q_taken = {}, {}
+    for roll in rules.roll_totals:
+        q_best[roll] = roll_values(optimal, optimal, playing, roll)
+        q_taken[roll] = roll_values(optimal, heuristic, playing, roll)
+    dice_value = {d: sum(float(p) * q_best[r] for r, p in rules.roll_distribution(d).items())
+                  for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)
     v_star = np.asarray(optimal.values, dtype=float)[playing]
-    if len(dice_options) > 1:
-        taken = np.where(chosen_dice == 1, dice_value[1], dice_value[rules.dice])
+    frames = []
+    if rules.offers_dice_choice:
+        taken = np.select([chosen_dice == d for d in rules.dice_counts], [dice_value[d] for d in rules.dice_counts])
         loss = sense * (v_star - taken)
-        frames.append(pd.DataFrame({"board_mask": playing, "decision": "dice", "dice": chosen_dice,
-                                    "roll": -1, "reach": reach[playing], "p_roll": 1.0,
-                                    "optimal_move": "", "policy_move": "", "loss": loss}))
-    for dice in dice_options:
+        _check_losses(loss, v_star, f"{heuristic.policy.name}'s dice")
+        frames.append(pd.DataFrame({"board_mask": playing, "decision": "dice", "dice": chosen_dice, "roll": -1,
+                                    "reach": reach[playing], "p_roll": 1.0, "optimal_move": "", "policy_move": "",
+                                    "loss": loss}))
+    for dice in rules.dice_counts:
         at = chosen_dice == dice
         if not at.any():
             continue
+        boards = playing[at]
         for roll, p in rules.roll_distribution(dice).items():
-            best, taken, move, best_move = (a[at] for a in q_star[roll])
+            loss = sense * (q_best[roll][at] - q_taken[roll][at])
+            _check_losses(loss, q_best[roll][at], f"{heuristic.policy.name}'s moves for roll {roll}")
             frames.append(pd.DataFrame({
-                "board_mask": playing[at], "decision": "move", "dice": dice, "roll": roll,
-                "reach": reach[playing[at]], "p_roll": float(p),
-                "optimal_move": [board_label(m) if m >= 0 else "" for m in best_move.tolist()],
-                "policy_move": [board_label(m) if m >= 0 else ("random" if m == -2 else "")
-                                for m in move.tolist()],
-                "loss": sense * (best - taken)}))
+                "board_mask": boards, "decision": "move", "dice": dice, "roll": roll,
+                "reach": reach[boards], "p_roll": float(p),
+                "optimal_move": _move_labels(optimal, boards, roll),
+                "policy_move": _move_labels(heuristic, boards, roll), "loss": loss}))
     table = pd.concat(frames, ignore_index=True)
-    table["loss"] = table["loss"].clip(lower=0.0)  # float round-off only: every term is >= 0 exactly
     table["weighted_loss"] = table["reach"] * table["p_roll"] * table["loss"]
     table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)
 
 
-def choice_disagreements(a: Solution, b: Solution, tolerance: float = 1e-9) -> pd.DataFrame:
-    """(board, roll) pairs, on boards still in play, where ``b``'s move is strictly worse for ``a``'s
-    objective than ``a``'s move (by more than ``tolerance``): what each picks and what it costs each."""
+def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
+    """(board, roll) pairs, on boards still in play, where ``b``'s move is worse for ``a``'s objective than
+    ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
+    Both must be deterministic."""
     rules = a.rules
-    everything = np.arange(rules.states, dtype=np.int64)
-    playing = everything[tile_sums(everything) > rules.win_at_most]
+    playing = board_space(rules).playing
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
-    rng = np.random.default_rng(0)
     frames = []
     for roll in rules.roll_totals:
-        ma, mb = a.choose(playing, roll, rng), b.choose(playing, roll, rng)
+        ma, mb = a.choose(playing, roll), b.choose(playing, roll)
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
-        loss_a = a.objective.sense * (va[boards & ~ma] - va[boards & ~mb])
-        keep = loss_a > tolerance
+        after_a, after_b = va[boards & ~ma], va[boards & ~mb]
+        loss_a = a.objective.sense * (after_a - after_b)
+        keep = loss_a > VALUE_RTOL * np.maximum(np.abs(after_a), np.abs(after_b))
         frames.append(pd.DataFrame({
             "board_mask": boards[keep], "roll": roll,
             "move_a": [board_label(m) for m in ma[keep].tolist()],
@@ -120,3 +131,25 @@ def choice_disagreements(a: Solution, b: Solution, tolerance: float = 1e-9) -> p
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
+
+
+def tied_pairs(solution: Solution) -> int:
+    """How many (board, roll) pairs on boards still in play have two or more moves exactly as good for the
+    solution's objective (within the value tolerance in float runs): where the tie-break decides."""
+    rules = solution.rules
+    playing = board_space(rules).playing
+    values = solution.values
+    count = 0
+    for roll in rules.roll_totals:
+        move = solution.choose(playing, roll)
+        pairs = Pairs.on(rules, playing, roll, solution.tie_break)
+        if pairs.index.size == 0:
+            continue
+        best = values[playing & ~np.maximum(move, 0)][pairs.index]
+        after = values[pairs.child]
+        if solution.exact:
+            equal = after == best
+        else:
+            equal = np.abs(after - best) <= VALUE_RTOL * np.abs(best)
+        count += int((np.bincount(pairs.index[equal], minlength=playing.size) >= 2).sum())
+    return count

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .rules import HIGH_TILE, Rules, RulesError
+from .rules import Rules, RulesError
 
 
 def board_mask(tiles: Iterable[int]) -> int:
@@ -75,18 +75,17 @@ def check_board(board: int, rules: Rules, name: str = "board") -> int:
     return int(board)
 
 
-def check_roll(roll: int, rules: Rules, dice: int | None = None) -> int:
-    """Return ``roll`` if the dice can show that total; raise :class:`RulesError` otherwise."""
-    totals = list(rules.roll_distribution(dice)) if dice is not None else list(rules.roll_totals)
+def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
+    """Return ``roll`` if the dice can show that total (from ``board``, when given: one die only where the
+    rules allow it there); raise :class:`RulesError` otherwise."""
+    if board is None:
+        totals, where = sorted(rules.roll_totals), ""
+    else:
+        totals = sorted({r for d in rules.dice_choices(board) for r in rules.dice_weights(d)})
+        where = f" from open {board_label(board)}"
     if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
-        raise RulesError(f"roll must be a total the dice can show, {totals[0]} to {totals[-1]}; got {roll!r}")
+        raise RulesError(f"roll must be a total the dice can show{where}, {totals[0]} to {totals[-1]}; got {roll!r}")
     return int(roll)
-
-
-def one_die_allowed(rules: Rules, board: int) -> bool:
-    """Whether the rules let the player roll a single die from ``board``."""
-    high = board >> (HIGH_TILE - 1) != 0
-    return rules.one_die_allowed(board_sum(board), high)
 
 
 @dataclass(frozen=True)
@@ -125,7 +124,7 @@ def _subsets_with_sum(total: int, largest: int, most: int) -> list[tuple[int, ..
 @lru_cache(maxsize=64)
 def move_catalogue(rules: Rules) -> MoveCatalogue:
     """All moves for every roll total of ``rules`` (cached per rules value)."""
-    most = rules.max_per_move or rules.tiles
+    most = rules.most_per_move
     masks, sizes = {}, {}
     for total in rules.roll_totals:
         subsets = _subsets_with_sum(total, rules.tiles, most)
@@ -150,6 +149,12 @@ def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
     """Bit-masks of the legal moves for ``board`` and ``roll``, canonical order (no validation)."""
     moves = move_catalogue(rules).moves(roll)
     return [int(m) for m in moves if board & int(m) == int(m)]
+
+
+def legal_matrix(boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    """``legal[i, j]``: whether move ``moves[j]`` is legal on board ``boards[i]`` (its tiles are all open).
+    The one definition of a legal move for arrays of boards (int64); the roll is the moves' common total."""
+    return (boards[:, None] & moves[None, :]) == moves[None, :]
 
 
 # -- arrays of boards -------------------------------------------------------------------------------
@@ -201,6 +206,50 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
 PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
 
 
+@dataclass(frozen=True)
+class BoardSpace:
+    """Every board of a rules value with what the rules say about it, computed once (``board_space``).
+
+    ``boards[S] = S``; ``sums`` and ``counts`` are the open tiles' total and number; ``won`` whether the game
+    is over and won there; ``one_die`` whether the rules allow a single die there.
+    """
+
+    rules: Rules
+    boards: np.ndarray
+    sums: np.ndarray
+    counts: np.ndarray
+    won: np.ndarray
+    one_die: np.ndarray
+
+    @property
+    def playing(self) -> np.ndarray:
+        """The boards where the game goes on (not won), increasing."""
+        return self.boards[~self.won]
+
+    @property
+    def choosing_dice(self) -> np.ndarray:
+        """The boards (not won) where the player chooses between one die and all the dice, increasing."""
+        return self.boards[self.one_die & ~self.won] if self.rules.offers_dice_choice else self.boards[:0]
+
+
+@lru_cache(maxsize=8)
+def board_space(rules: Rules) -> BoardSpace:
+    """The :class:`BoardSpace` of ``rules`` (cached per rules value)."""
+    boards = np.arange(rules.states, dtype=np.int64)
+    sums = tile_sums(boards).astype(np.int16)  # at most 300
+    counts = tile_counts(boards).astype(np.int8)
+    won, one_die = rules.is_won(sums), rules.one_die_allowed(boards, sums)
+    for array in (boards, sums, counts, won, one_die):
+        array.flags.writeable = False
+    return BoardSpace(rules, boards, sums, counts, won, one_die)
+
+
+@lru_cache(maxsize=8)
+def board_levels(rules: Rules) -> Levels:
+    """The :class:`Levels` of ``rules`` (cached per rules value)."""
+    return Levels(rules)
+
+
 class Levels:
     """Boards grouped by number of open tiles, for the level-by-level sweeps.
 
@@ -214,6 +263,9 @@ class Levels:
         self.rules = rules
         self.catalogue = move_catalogue(rules)
         self.by_count = boards_by_count(rules.tiles)
+        self._position = np.empty(rules.states, dtype=np.int32)  # board -> its place within its level
+        for boards in self.by_count:
+            self._position[boards] = np.arange(boards.size, dtype=np.int32)
         sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
         # boards of (tiles - j) bits, to be spread around each j-tile move
         self._compact = {j: boards_by_count(rules.tiles - j) for j in sizes}
@@ -221,6 +273,10 @@ class Levels:
     def boards(self, k: int) -> np.ndarray:
         """Every board with ``k`` open tiles, increasing."""
         return self.by_count[k]
+
+    def position(self, boards: np.ndarray) -> np.ndarray:
+        """The place of each board within its level: ``boards(k)[position(S)] == S``."""
+        return self._position[boards]
 
     def pairs(self, roll: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """``(parents, children)`` of every move adding up to ``roll`` on k-tile boards, all moves at once
@@ -237,7 +293,7 @@ class Levels:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
         if boards.size * moves.size <= PAIR_MATRIX_LIMIT:
-            rows, cols = np.nonzero((boards[:, None] & moves[None, :]) == moves[None, :])
+            rows, cols = np.nonzero(legal_matrix(boards, moves))
             parents = boards[rows]
             return parents, parents & ~moves[cols]
         found = [(parents, children) for _, parents, children in self.successors(roll, k)]

@@ -14,13 +14,14 @@ import sys
 import time
 from fractions import Fraction
 
-from .boards import board_label, board_sum, board_tiles, check_roll, one_die_allowed, parse_tiles
+from .boards import board_label, board_sum, board_tiles, check_roll, parse_tiles
 from .counts import counts_by_moves
-from .evaluate import final_sum_distribution
-from .objectives import OBJECTIVES, POLICIES
+from .evaluate import evaluate, final_sum_distribution
+from .objectives import OBJECTIVES
+from .policies import POLICIES, TIE_BREAKS
 from .rules import ONE_DIE_OPTIONS, Rules, RulesError
 from .simulate import MAX_GAMES, simulate
-from .solve import Solution, solve
+from .solve import Solution
 
 PROG = "python -m stb_core"
 
@@ -50,6 +51,8 @@ def _shared_flags() -> argparse.ArgumentParser:
     play = shared.add_argument_group("play")
     play.add_argument("--objective", choices=OBJECTIVES, default="win", help="what a finished game is worth")
     play.add_argument("--policy", choices=POLICIES, default="optimal", help="how moves are chosen")
+    play.add_argument("--tie-break", choices=tuple(TIE_BREAKS), default="canonical",
+                      help="which of equally good moves is played (default canonical: lowest tiles first)")
     play.add_argument("--exact", action="store_true", help="exact fractions (up to 16 tiles)")
     play.add_argument("--json", action="store_true", help="print JSON")
     return shared
@@ -84,11 +87,6 @@ def _board(args, rules: Rules) -> int:
     return rules.full_board if args.open is None else parse_tiles(args.open, rules, "open")
 
 
-def _number(value):
-    """A float for JSON (exact values become floats here; their fraction is reported separately)."""
-    return float(value)
-
-
 def _fraction(value) -> str:
     f = Fraction(value)
     return f"{f.numerator}/{f.denominator}"
@@ -100,18 +98,23 @@ def _emit(args, payload: dict | list, lines: list[str]) -> None:
 
 def _header(args, rules: Rules, board: int) -> dict:
     return {"rules": rules.describe(), "objective": args.objective, "policy": args.policy,
-            "open": list(board_tiles(board))}
+            "tie_break": args.tie_break, "open": list(board_tiles(board))}
+
+
+def _solution(args, rules: Rules, exact: bool | None = None) -> Solution:
+    exact = args.exact if exact is None else exact
+    return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact)
 
 
 # -- subcommands -----------------------------------------------------------------------------------
 def cmd_solve(args, rules: Rules) -> None:
     board = _board(args, rules)
-    solution = solve(rules, args.objective, args.policy, exact=args.exact)
+    solution = _solution(args, rules)
     value = solution.value(board)
-    payload = {"value": _number(value), "seconds": solution.seconds, **_header(args, rules, board)}
+    payload = {"value": float(value), "seconds": solution.seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = _fraction(value)
-    shown = f"{_number(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
+    shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; policy {args.policy}",
         f"value of open {board_label(board)}: {shown}",
@@ -119,37 +122,23 @@ def cmd_solve(args, rules: Rules) -> None:
     ])
 
 
-def _check_roll_from(rules: Rules, board: int, roll: int) -> None:
-    """A roll the dice can show from this board (one die only where the rules allow it)."""
-    check_roll(roll, rules)
-    if rules.one_die == "never":
-        return
-    single = one_die_allowed(rules, board)
-    allowed = set(rules.roll_weights) if not single else (
-        set(rules.one_die_weights) if rules.one_die_forced else set(rules.roll_totals))
-    if roll not in allowed:
-        low, high = min(allowed), max(allowed)
-        raise RulesError(f"roll must be a total the dice can show from open {board_label(board)}, "
-                         f"{low} to {high}; got {roll}")
-
-
 def cmd_advise(args, rules: Rules) -> None:
     if args.open is None:
         raise UserError("advise needs --open, e.g. --open 1,4,5,8")
     board = _board(args, rules)
-    solution = solve(rules, args.objective, args.policy, exact=args.exact)
+    solution = _solution(args, rules)
     if args.roll is None:
         return _advise_dice(args, rules, board, solution)
-    _check_roll_from(rules, board, args.roll)
+    check_roll(args.roll, rules, board)
     moves = solution.move_values(board, args.roll)
-    payload = [{"move": list(move), "value": _number(value)} for move, value in moves]
+    payload = [{"move": list(move), "value": float(value)} for move, value in moves]
     if not moves:
         lines = [f"No move is legal for open {board_label(board)} and roll {args.roll}: the game is over "
                  f"with {board_sum(board)} left open."]
     else:
         lines = [f"open {board_label(board)}, roll {args.roll}, objective {args.objective}: "
                  f"value after each move, best first"]
-        lines += [f"  shut {board_label(sum(1 << (t - 1) for t in move)):<16} {_number(value):.10g}"
+        lines += [f"  shut {board_label(sum(1 << (t - 1) for t in move)):<16} {float(value):.10g}"
                   for move, value in moves]
     _emit(args, payload, lines)
 
@@ -157,32 +146,32 @@ def cmd_advise(args, rules: Rules) -> None:
 def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
     values = solution.dice_values(board)
     best = max(values, key=lambda d: solution.objective.sense * values[d])
-    payload = {"dice": {str(d): _number(v) for d, v in values.items()}, "best": best,
+    payload = {"dice": {str(d): float(v) for d, v in values.items()}, "best": best,
                **_header(args, rules, board)}
     if len(values) == 1:
         lines = [f"These rules give no choice of dice from open {board_label(board)}: roll {best} "
-                 f"(value {_number(values[best]):.10g})."]
+                 f"(value {float(values[best]):.10g})."]
     else:
         lines = [f"open {board_label(board)}, objective {args.objective}: roll {best} "
                  f"{'die' if best == 1 else 'dice'}"]
-        lines += [f"  {d} {'die ' if d == 1 else 'dice'}  {_number(v):.10g}" for d, v in values.items()]
+        lines += [f"  {d} {'die ' if d == 1 else 'dice'}  {float(v):.10g}" for d, v in values.items()]
     _emit(args, payload, lines)
 
 
 def cmd_distribution(args, rules: Rules) -> None:
     board = _board(args, rules)
     start = time.perf_counter()
-    dist = final_sum_distribution(rules, args.objective, args.policy, board=board, exact=args.exact)
+    dist = final_sum_distribution(rules, board=board, solution=_solution(args, rules))
     seconds = time.perf_counter() - start
     mean = sum(s * p for s, p in dist.items())
-    payload = {"distribution": {str(s): _number(p) for s, p in dist.items()}, "mean": _number(mean),
+    payload = {"distribution": {str(s): float(p) for s, p in dist.items()}, "mean": float(mean),
                "seconds": seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = {str(s): _fraction(p) for s, p in dist.items()}
     lines = [f"final sum left from open {board_label(board)} ({args.policy} play for {args.objective})",
              "  sum  probability"]
-    lines += [f"  {s:>3}  {_number(p):.10g}" for s, p in dist.items()]
-    lines.append(f"mean {_number(mean):.10g}")
+    lines += [f"  {s:>3}  {float(p):.10g}" for s, p in dist.items()]
+    lines.append(f"mean {float(mean):.10g}")
     _emit(args, payload, lines)
 
 
@@ -203,7 +192,7 @@ def cmd_simulate(args, rules: Rules) -> None:
         raise RulesError(f"games must be between 1 and {MAX_GAMES}, got {args.games}")
     if args.seed < 0:
         raise RulesError(f"seed must be a non-negative integer, got {args.seed}")
-    solution = solve(rules, args.objective, args.policy)
+    solution = _solution(args, rules, exact=False)
     start = time.perf_counter()
     result = simulate(solution, args.games, args.seed, board)
     seconds = time.perf_counter() - start

@@ -1,13 +1,17 @@
-"""Where games go: exact distributions of how they end, and which boards can be reached.
+"""The exact value of any policy, and where its games go: final boards, final sums, boards reached.
 
-The distribution of the final board follows the game forward. With ``P(S)`` the probability that the
-game passes through board ``S`` (``P(full) = 1``) and the policy's move ``pi(S, r)``:
+:func:`evaluate` values a policy with the same Bellman sweep as :func:`stb_core.solve.solve` (whose module
+docstring gives the equation), its move ``sigma(S, r)`` in place of the optimal one.
 
-    P(S \\ pi(S, r)) += P(S) p(r)              if a move is legal,
-    P(end on S)      += P(S) p(r)              if the player is stuck (or S is already won).
+The distribution of the final board follows the game forward. With ``P(S)`` the probability that the game
+passes through board ``S`` (``P(start) = 1``), ``c(S)`` the policy's dice and its move ``sigma(S, r)``:
 
-Boards are visited from the most open tiles down, so every board's ``P`` is complete before it is
-spread. ``random`` spreads ``P(S) p(r)`` evenly over the legal moves.
+    P(S \\ sigma(S, r)) += P(S) p_c(r)          if a move is legal,
+    P(end on S)        += P(S) p_c(r)          if the player is stuck (or S is already won: all of P(S)).
+
+Boards are visited from the most open tiles down, so every board's ``P`` is complete before it is spread.
+A mixture (``random``) spreads ``P(S) p(r)`` over its moves by their chances. Every step reads the
+solution's own moves (:meth:`stb_core.solve.Solution.transitions`): nothing here chooses a move.
 """
 
 from __future__ import annotations
@@ -16,14 +20,61 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import check_board, move_catalogue, tile_counts, tile_sums
+from .boards import board_space, check_board, legal_matrix, move_catalogue
+from .objectives import Objective
+from .policies import Policy, PolicyFunction, TieBreak
 from .rules import Rules
-from .solve import Solution, one_die_mask, solve
+from .solve import Solution, run_sweep, solve
 
 
-def _roll_probabilities(rules: Rules, dice: int, exact: bool) -> dict[int, object]:
-    dist = rules.roll_distribution(dice)
-    return dist if exact else {r: float(p) for r, p in dist.items()}
+def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Policy | PolicyFunction = "optimal",
+             *, tie_break: str | TieBreak = "canonical", exact: bool = False) -> Solution:
+    """The exact value of every board when ``policy`` plays (a name of ``POLICIES``, a :class:`Policy` or a
+    function ``(open_tiles, roll, legal_moves) -> move``), judged by ``objective``.
+
+    >>> from stb_core import Rules
+    >>> round(float(evaluate(Rules(), "win", "highest-tile").value()), 6)
+    0.069992
+    """
+    return run_sweep(rules, objective, policy, tie_break, exact)
+
+
+def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """Push probability from ``board`` down the levels: (reach probability, end probability) per board."""
+    rules, exact = solution.rules, solution.exact
+    start = rules.full_board if board is None else check_board(board, rules)
+    space = board_space(rules)
+    dtype = object if exact else float
+    reach = np.zeros(rules.states, dtype=dtype)
+    ends = np.zeros(rules.states, dtype=dtype)
+    reach[start] = Fraction(1) if exact else 1.0
+    below = space.boards[(space.boards & ~start) == 0]  # boards a game from ``start`` can visit
+    for k in range(int(space.counts[start]), -1, -1):
+        boards = below[space.counts[below] == k]
+        boards = boards[reach[boards] != 0]
+        if boards.size == 0:
+            continue
+        mass = reach[boards]
+        done = space.won[boards]
+        ends[boards[done]] += mass[done]
+        boards, mass = boards[~done], mass[~done]
+        for dice in rules.dice_counts:
+            rolled = solution.dice[boards] == dice
+            if rolled.any():
+                _spread(solution, boards[rolled], mass[rolled], dice, reach, ends)
+    return reach, ends
+
+
+def _spread(solution: Solution, boards: np.ndarray, mass: np.ndarray, dice: int, reach, ends) -> None:
+    """Move the probability ``mass`` on ``boards`` one roll forward with ``dice`` dice."""
+    rules, exact = solution.rules, solution.exact
+    for roll, p in rules.roll_distribution(dice).items():
+        share = mass * (p if exact else float(p))
+        index, child, chance = solution.transitions(boards, roll)
+        moved = np.zeros(boards.size, dtype=bool)
+        moved[index] = True
+        np.add.at(ends, boards[~moved], share[~moved])
+        np.add.at(reach, child, share[index] * chance)
 
 
 def final_board_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:
@@ -37,68 +88,21 @@ def reach_probabilities(solution: Solution, board: int | None = None) -> np.ndar
     return _forward(solution, board)[0]
 
 
-def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """Push probability from ``board`` down the levels: (reach probability, end probability) per board."""
-    rules, exact = solution.rules, solution.exact
-    start = rules.full_board if board is None else check_board(board, rules)
-    dtype = object if exact else float
-    reach = np.zeros(rules.states, dtype=dtype)
-    ends = np.zeros(rules.states, dtype=dtype)
-    reach[start] = Fraction(1) if exact else 1.0
-    everything = np.arange(rules.states, dtype=np.int64)
-    counts, sums = tile_counts(everything), tile_sums(everything)
-    won = sums <= rules.win_at_most
-    catalogue = move_catalogue(rules)
-    for k in range(int(counts[start]), -1, -1):
-        boards = everything[(counts == k) & ((everything & ~start) == 0)]
-        boards = boards[reach[boards] != 0]
-        if boards.size == 0:
-            continue
-        mass = reach[boards]
-        done = won[boards]
-        ends[boards[done]] += mass[done]
-        boards, mass = boards[~done], mass[~done]
-        single = solution.dice[boards] == 1
-        for dice in sorted({int(d) for d in solution.dice[boards]}):
-            chosen = single if dice == 1 else ~single
-            _spread(solution, boards[chosen], mass[chosen], dice, catalogue, reach, ends)
-    return reach, ends
-
-
-def _spread(solution, boards, mass, dice, catalogue, reach, ends) -> None:
-    """Move the probability ``mass`` on ``boards`` one roll forward with ``dice`` dice."""
-    rules, exact = solution.rules, solution.exact
-    for roll, p in _roll_probabilities(rules, dice, exact).items():
-        share = mass * p
-        moves = catalogue.moves(roll)
-        legal = (boards[:, None] & moves[None, :]) == moves[None, :]
-        stuck = ~legal.any(axis=1)
-        np.add.at(ends, boards[stuck], share[stuck])
-        if solution.policy == "random":
-            count = legal.sum(axis=1)
-            for j, move in enumerate(moves.tolist()):
-                on = legal[:, j]
-                np.add.at(reach, boards[on] & ~move, share[on] / count[on])
-        else:
-            chosen = solution.choose(boards, roll)
-            on = chosen >= 0
-            np.add.at(reach, boards[on] & ~chosen[on], share[on])
-
-
 def final_sum_distribution(
     rules: Rules,
     objective="win",
     policy="optimal",
     *,
     board: int | None = None,
+    tie_break: str | TieBreak = "canonical",
     exact: bool = False,
     solution: Solution | None = None,
 ) -> dict[int, object]:
     """Probability of each final sum of open tiles, ``{sum: p}`` in increasing sum, under ``policy``
     playing for ``objective`` from ``board`` (default: full). Pass a ``solution`` to reuse one."""
-    solution = solution or solve(rules, objective, policy, exact=exact)
+    solution = solution or evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
     ends = final_board_probabilities(solution, board)
-    sums = tile_sums(np.arange(solution.rules.states))
+    sums = board_space(solution.rules).sums
     out: dict[int, object] = {}
     for s, p in zip(sums.tolist(), ends.tolist(), strict=True):
         if p:
@@ -112,25 +116,19 @@ def reachable_boards(rules: Rules, *, include_won: bool = True) -> np.ndarray:
     The game stops at won boards, so nothing is reached through one; the full board counts as reached.
     ``include_won=False`` keeps only the boards where the game is still being played.
     """
-    everything = np.arange(rules.states, dtype=np.int64)
-    counts, sums = tile_counts(everything), tile_sums(everything)
-    playing = sums > rules.win_at_most
+    space = board_space(rules)
     reached = np.zeros(rules.states, dtype=bool)
     reached[rules.full_board] = True
     catalogue = move_catalogue(rules)
     all_moves = np.unique(np.concatenate([catalogue.moves(r) for r in rules.roll_totals]))
     for k in range(rules.tiles, 0, -1):
-        boards = everything[(counts == k) & reached & playing]
+        boards = space.boards[(space.counts == k) & reached & ~space.won]
         if boards.size == 0:
             continue
-        legal = (boards[:, None] & all_moves[None, :]) == all_moves[None, :]
-        children = (boards[:, None] & ~all_moves[None, :])[legal]
-        reached[children] = True
-    return everything[reached if include_won else reached & playing]
+        legal = legal_matrix(boards, all_moves)
+        reached[(boards[:, None] & ~all_moves[None, :])[legal]] = True
+    return space.boards[reached if include_won else reached & ~space.won]
 
 
-def one_die_boards(rules: Rules) -> np.ndarray:
-    """Boards (not yet won) from which the rules let the player roll a single die, increasing."""
-    everything = np.arange(rules.states, dtype=np.int64)
-    sums = tile_sums(everything)
-    return everything[one_die_mask(rules, everything, sums) & (sums > rules.win_at_most)]
+__all__ = ["evaluate", "final_board_probabilities", "final_sum_distribution", "reach_probabilities",
+           "reachable_boards", "solve"]

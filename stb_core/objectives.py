@@ -1,4 +1,4 @@
-"""What a finished game is worth (objectives) and how a player picks a move (policies).
+"""What a finished game is worth: objectives.
 
 An objective gives the value ``u(F)`` of a finished game from its final board ``F`` (the open tiles when
 it ended) and a sense: the optimal player maximises (``sense = +1``) or minimises (``sense = -1``) the
@@ -11,15 +11,7 @@ expected value. Built in:
 
 :func:`custom_objective` builds any other from a function of the final board or of the final sum left.
 
-A policy picks one legal move for a (board, roll). Every policy here but ``random`` ranks the legal moves
-by a *key* and takes the largest, the first in canonical move order winning ties:
-
-* ``optimal``        -- key = sense x value of the board after the move;
-* ``worst``          -- key = -sense x that value (source 002's min strategy);
-* ``highest-tile``   -- fewest tiles, then the highest tiles (source 002's hypothesis);
-* ``sequence-count`` -- most dice-weighted winning move sequences from the board after (source 000);
-* ``random``         -- uniform over the legal moves (its exact expectation, not a sample);
-* a function ``(open_tiles, roll, legal_moves) -> move`` with tuples of tiles.
+How a player picks a move is :mod:`stb_core.policies`.
 """
 
 from __future__ import annotations
@@ -33,10 +25,7 @@ import numpy as np
 from .boards import tile_counts, tile_sums
 from .rules import Rules, RulesError
 
-POLICIES = ("optimal", "worst", "highest-tile", "sequence-count", "random")
 OBJECTIVES = ("win", "remaining-sum", "flipped-count")
-
-PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
 
 
 @dataclass(frozen=True)
@@ -102,20 +91,3 @@ def get_objective(objective: str | Objective) -> Objective:
     if objective not in BUILT_IN:
         raise RulesError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
     return BUILT_IN[objective]
-
-
-def check_policy(policy: str | PolicyFunction) -> str | PolicyFunction:
-    """Return ``policy`` if it names a known policy or is callable; raise :class:`RulesError` otherwise."""
-    if callable(policy) or policy in POLICIES:
-        return policy
-    raise RulesError(f"policy must be one of {', '.join(POLICIES)} or a function; got {policy!r}")
-
-
-def highest_tile_key(moves: np.ndarray, tiles: int) -> np.ndarray:
-    """Rank of moves under "fewest tiles, then the highest tiles": larger is preferred.
-
-    Among moves with as many tiles, the one holding the highest tile where they differ has the larger
-    bit-mask, so the key is ``mask - count * 2**tiles`` (exact in float64 for up to 24 tiles).
-    """
-    moves = np.asarray(moves, dtype=np.int64)
-    return (moves - tile_counts(moves) * (1 << tiles)).astype(float)

@@ -13,6 +13,13 @@ The one-die option lets the player roll a single die instead of ``dice`` dice:
 
 With ``one_die_forced`` the single die is not an option but the rule: it must be rolled whenever the
 condition holds.
+
+Degenerate but legitimate rule sets are accepted as the no-ops they are: a one-die rule with one die (there
+is nothing to choose), a per-move cap above the number of tiles (no cap), a win threshold at or above the
+tile total (the game is won before the first roll), a forced single die that is never allowed.
+
+Which dice a player may roll from a board, and whether a board is won, live here and nowhere else:
+:meth:`Rules.dice_choices` (one board) and :meth:`Rules.one_die_allowed` (every board of an array).
 """
 
 from __future__ import annotations
@@ -26,6 +33,9 @@ ONE_DIE_OPTIONS = ("never", "high-shut", "sum-le-6")
 TILES_RANGE = (1, 24)
 DICE_RANGE = (1, 4)
 SIDES_RANGE = (2, 20)
+MAX_PER_MOVE_RANGE = (1, TILES_RANGE[1])
+WIN_AT_MOST_RANGE = (0, TILES_RANGE[1] * (TILES_RANGE[1] + 1) // 2)
+HIGH_TILE = 7  # the ``high-shut`` rule opens the one-die option once every tile from this one up is shut
 
 
 class RulesError(ValueError):
@@ -72,13 +82,9 @@ class Rules:
             raise RulesError(f"one_die must be one of {', '.join(ONE_DIE_OPTIONS)}; got {self.one_die!r}")
         if not isinstance(self.one_die_forced, bool):
             raise RulesError(f"one_die_forced must be True or False, got {self.one_die_forced!r}")
-        if self.one_die != "never" and self.dice == 1:
-            raise RulesError("one_die needs dice of 2 or more (with one die there is no choice); got dice=1")
-        if self.one_die_forced and self.one_die == "never":
-            raise RulesError("one_die_forced needs one_die to be high-shut or sum-le-6, got one_die='never'")
         if self.max_per_move is not None:
-            _check_int("max_per_move", self.max_per_move, 1, self.tiles)
-        _check_int("win_at_most", self.win_at_most, 0, self.total - 1)
+            _check_int("max_per_move", self.max_per_move, *MAX_PER_MOVE_RANGE)
+        _check_int("win_at_most", self.win_at_most, *WIN_AT_MOST_RANGE)
 
     # -- the board ---------------------------------------------------------------------------------
     @property
@@ -95,6 +101,15 @@ class Rules:
     def states(self) -> int:
         """Number of boards (bit-masks 0 .. 2**tiles - 1)."""
         return 1 << self.tiles
+
+    @property
+    def most_per_move(self) -> int:
+        """The most tiles one move may shut (the cap, or every tile when there is none)."""
+        return min(self.max_per_move or self.tiles, self.tiles)
+
+    def is_won(self, open_sum):
+        """Whether a board whose open tiles total ``open_sum`` is won (works on arrays too)."""
+        return open_sum <= self.win_at_most
 
     # -- the dice ----------------------------------------------------------------------------------
     @property
@@ -115,37 +130,62 @@ class Rules:
     def roll_distribution(self, dice: int | None = None) -> dict[int, Fraction]:
         """Exact probability of each total rolling ``dice`` dice (default: the rules' number)."""
         dice = self.dice if dice is None else dice
-        if dice not in (1, self.dice):
-            raise RulesError(f"dice must be 1 or {self.dice} under these rules, got {dice}")
-        weights = self.roll_weights if dice == self.dice else self.one_die_weights
-        return {total: Fraction(w, self.outcomes) for total, w in weights.items()}
+        return {total: Fraction(w, self.outcomes) for total, w in self.dice_weights(dice).items()}
+
+    @property
+    def has_one_die_rule(self) -> bool:
+        """Whether a single die is ever rolled instead of ``dice`` (never with one die: nothing changes)."""
+        return self.one_die != "never" and self.dice > 1
+
+    @property
+    def offers_dice_choice(self) -> bool:
+        """Whether some board lets the player choose between one die and all the dice."""
+        return self.has_one_die_rule and not self.one_die_forced
+
+    @property
+    def dice_counts(self) -> tuple[int, ...]:
+        """Every number of dice some board may roll, increasing: ``(dice,)`` or ``(1, dice)``."""
+        return (1, self.dice) if self.has_one_die_rule else (self.dice,)
+
+    def dice_weights(self, dice: int) -> dict[int, int]:
+        """Outcomes (out of ``outcomes``) giving each total when ``dice`` dice (1 or the rules') are rolled."""
+        if dice not in self.dice_counts:
+            raise RulesError(f"dice must be {' or '.join(map(str, self.dice_counts))} under these rules, got {dice}")
+        return self.roll_weights if dice == self.dice else self.one_die_weights
 
     @property
     def roll_totals(self) -> tuple[int, ...]:
         """Every total a roll can show under these rules (one die included when it may be rolled)."""
-        totals = set(self.roll_weights)
-        if self.one_die != "never":
-            totals |= set(self.one_die_weights)
-        return tuple(sorted(totals))
+        return tuple(sorted({r for d in self.dice_counts for r in self.dice_weights(d)}))
 
-    def one_die_allowed(self, open_tiles_sum: int, open_high_tiles: bool) -> bool:
-        """Whether the single die may be rolled: ``open_high_tiles`` says if any tile from 7 up is open."""
+    def one_die_allowed(self, boards, open_sums):
+        """Whether the single die may be rolled from each board (bit-masks, with their open-tile totals;
+        arrays or plain ints): ``high-shut`` once every tile from 7 up is shut, ``sum-le-6`` when the open
+        tiles total 6 or less; never when the rules have no one-die option (or only one die)."""
+        if not self.has_one_die_rule:
+            return open_sums < 0  # all False, in the shape of the input
         if self.one_die == "high-shut":
-            return not open_high_tiles
-        if self.one_die == "sum-le-6":
-            return open_tiles_sum <= 6
-        return False
+            return (boards >> (HIGH_TILE - 1)) == 0
+        return open_sums <= 6
+
+    def dice_choices(self, board: int) -> tuple[int, ...]:
+        """The numbers of dice the player may roll from ``board`` (a bit-mask), increasing: the rules'
+        dice, one die when the one-die rule allows it, or one die alone when it is forced."""
+        board = int(board)
+        open_sum = sum(t + 1 for t in range(board.bit_length()) if board >> t & 1)
+        if not self.one_die_allowed(board, open_sum):
+            return (self.dice,)
+        return (1,) if self.one_die_forced else (1, self.dice)
 
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""
         parts = [f"tiles 1-{self.tiles}", f"{self.dice}d{self.sides}"]
-        if self.one_die != "never":
+        if self.has_one_die_rule:
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} ({self.one_die})")
-        if self.max_per_move is not None:
+        if self.max_per_move is not None and self.max_per_move < self.tiles:
             parts.append(f"at most {self.max_per_move} tiles per roll")
-        if self.win_at_most:
+        if self.win_at_most >= self.total:
+            parts.append("won before the first roll")
+        elif self.win_at_most:
             parts.append(f"won at {self.win_at_most} or less")
         return ", ".join(parts)
-
-
-HIGH_TILE = 7  # the ``high-shut`` rule opens the one-die option once every tile from this one up is shut

@@ -1,8 +1,12 @@
 """Monte Carlo play of any policy, seeded and vectorised, to set beside the exact values.
 
-All games advance together: each round rolls the dice for every unfinished game at once, then asks the
-policy for its moves roll total by roll total (``Solution.choose``). A game ends when it is stuck or won.
-Intervals are normal-approximation 95% intervals (``1.96`` standard errors).
+All games advance together: each round rolls the dice for every unfinished game at once (each game with the
+dice its policy rolls from its board), then looks up the moves in the solution's move table (a mixture such
+as ``random`` draws one of its moves with the same generator). A game ends when it is stuck or won.
+
+Intervals: the win rate's 95% interval is Wilson's score interval (it never leaves [0, 1] and stays sensible
+for small counts and rates near 0); the mean sum left uses the normal approximation. An exact value outside
+its interval happens by chance one time in twenty: :meth:`SimulationResult.z_score` says how far outside.
 """
 
 from __future__ import annotations
@@ -12,13 +16,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boards import board_tiles, check_board, tile_counts, tile_sums
+from .boards import board_space, board_tiles, check_board, tile_counts
+from .policies import Pairs
 from .rules import RulesError
-from .solve import Solution
+from .solve import MOVE_TABLE_MAX_TILES, Solution
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_GAMES = 100_000_000
-TABLE_MAX_TILES = 20  # up to here a (board x roll) table of the policy's moves fits easily in memory
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a proportion: inside [0, 1] for every count."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)
@@ -27,9 +41,10 @@ class SimulationResult:
 
     games: int
     seed: int
-    final_sums: np.ndarray   # sum of the open tiles at the end of each game
+    final_sums: np.ndarray    # sum of the open tiles at the end of each game
     final_counts: np.ndarray  # number of tiles still open at the end of each game
-    won: np.ndarray          # whether each game was won
+    won: np.ndarray           # whether each game was won
+    largest_sum: int          # the largest sum a game can leave (the tile total)
 
     @property
     def win_rate(self) -> float:
@@ -37,7 +52,8 @@ class SimulationResult:
 
     @property
     def win_rate_ci(self) -> tuple[float, float]:
-        return _interval(self.win_rate, math.sqrt(self.win_rate * (1 - self.win_rate) / self.games))
+        """Wilson 95% interval of the win rate."""
+        return wilson_interval(int(self.won.sum()), self.games)
 
     @property
     def mean_remaining_sum(self) -> float:
@@ -45,7 +61,26 @@ class SimulationResult:
 
     @property
     def mean_remaining_sum_ci(self) -> tuple[float, float]:
-        return _interval(self.mean_remaining_sum, float(self.final_sums.std(ddof=1)) / math.sqrt(self.games))
+        """Normal-approximation 95% interval of the mean sum left, clipped to the possible sums (the whole
+        range when a single game gives no spread)."""
+        if self.games < 2:
+            return (0.0, float(self.largest_sum))
+        half = Z95 * float(self.final_sums.std(ddof=1)) / math.sqrt(self.games)
+        mean = self.mean_remaining_sum
+        return (max(0.0, mean - half), min(float(self.largest_sum), mean + half))
+
+    def z_score(self, exact: float, statistic: str = "win_rate") -> float:
+        """How many standard errors the simulated ``win_rate`` or ``mean_remaining_sum`` lies from the exact
+        value (the standard error of the exact value's own binomial or of the sample)."""
+        if statistic == "win_rate":
+            se = math.sqrt(max(exact * (1 - exact), 0.0) / self.games)
+            gap = self.win_rate - exact
+        else:
+            se = float(self.final_sums.std(ddof=1)) / math.sqrt(self.games) if self.games > 1 else 0.0
+            gap = self.mean_remaining_sum - exact
+        if se == 0:
+            return 0.0 if gap == 0 else math.copysign(math.inf, gap)
+        return gap / se
 
     def summary(self) -> dict[str, float]:
         """The headline numbers, for a table row or ``--json``."""
@@ -55,14 +90,19 @@ class SimulationResult:
                 "win_rate_high": hi, "mean_remaining_sum": self.mean_remaining_sum,
                 "mean_remaining_sum_low": slo, "mean_remaining_sum_high": shi}
 
-    def covers(self, exact_win_rate: float) -> bool:
-        """Whether the 95% interval of the win rate contains ``exact_win_rate``."""
-        lo, hi = self.win_rate_ci
-        return lo <= exact_win_rate <= hi
+
+def check_games(games, low: int = 1) -> int:
+    """``games`` if it is an int in ``[low, MAX_GAMES]``; :class:`RulesError` naming the range otherwise."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or not low <= games <= MAX_GAMES:
+        raise RulesError(f"games must be an integer between {low:,} and {MAX_GAMES:,}, got {games!r}")
+    return int(games)
 
 
-def _interval(mean: float, se: float) -> tuple[float, float]:
-    return (mean - Z95 * se, mean + Z95 * se)
+def check_seed(seed) -> int:
+    """``seed`` if it is a non-negative int; :class:`RulesError` otherwise."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise RulesError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
 
 
 def _roll(rng: np.random.Generator, dice: np.ndarray, sides: int) -> np.ndarray:
@@ -72,50 +112,57 @@ def _roll(rng: np.random.Generator, dice: np.ndarray, sides: int) -> np.ndarray:
     return (faces * used).sum(axis=1)
 
 
+def _moves(solution: Solution, boards: np.ndarray, rolls: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The move on each board for its roll: read from the move table, or drawn for a mixture."""
+    if not solution.policy.mixture and solution.rules.tiles <= MOVE_TABLE_MAX_TILES:
+        return solution.sigma[boards, rolls]
+    chosen = np.full(boards.size, -1, dtype=np.int64)
+    for roll in np.unique(rolls).tolist():
+        at = np.flatnonzero(rolls == roll)
+        if solution.policy.mixture:
+            pairs = Pairs.on(solution.rules, boards[at], roll, solution.tie_break)
+            picked = solution.policy.sample(pairs, rng)
+            chosen[at[pairs.index[picked]]] = pairs.move[picked]
+        else:
+            chosen[at] = solution.choose(boards[at], roll)
+    return chosen
+
+
 def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int | None = None,
              progress=None) -> SimulationResult:
     """Play ``games`` games from ``board`` (default: full) with the solution's policy and dice choices."""
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise RulesError(f"games must be an integer between 1 and {MAX_GAMES}, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {seed!r}")
+    games, seed = check_games(games), check_seed(seed)
     rules = solution.rules
+    won = board_space(rules).won
     start = rules.full_board if board is None else check_board(board, rules)
     rng = np.random.default_rng(seed)
     boards = np.full(games, start, dtype=np.int64)
-    playing = np.flatnonzero(tile_sums(boards) > rules.win_at_most)
-    deterministic = not callable(solution.policy) and solution.policy != "random"
-    table = solution.policy_table() if deterministic and rules.tiles <= TABLE_MAX_TILES else None
+    playing = np.flatnonzero(~won[boards])
     while playing.size:
         if progress:
             progress(games - playing.size, games)
         current = boards[playing]
         rolls = _roll(rng, solution.dice[current].astype(np.int64), rules.sides)
-        if table is not None:
-            chosen = table[current, rolls]
-        else:
-            chosen = np.empty(playing.size, dtype=np.int64)
-            for roll in np.unique(rolls).tolist():
-                at = np.flatnonzero(rolls == roll)
-                chosen[at] = solution.choose(current[at], roll, rng)
+        chosen = _moves(solution, current, rolls, rng)
         stuck = chosen < 0
         current[~stuck] &= ~chosen[~stuck]
         boards[playing] = current
-        playing = playing[~stuck & (tile_sums(current) > rules.win_at_most)]
-    sums = tile_sums(boards)
-    return SimulationResult(games, seed, sums, tile_counts(boards), sums <= rules.win_at_most)
+        playing = playing[~stuck & ~won[current]]
+    sums = board_space(rules).sums[boards].astype(np.int64)
+    return SimulationResult(games, seed, sums, tile_counts(boards), won[boards], rules.total)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:
     """One game played with the solution's policy, turn by turn: open tiles, dice, roll, move, after."""
     rules = solution.rules
-    rng = np.random.default_rng(seed)
+    won = board_space(rules).won
+    rng = np.random.default_rng(check_seed(seed))
     current = rules.full_board if board is None else check_board(board, rules)
     turns = []
-    while tile_sums(np.array([current]))[0] > rules.win_at_most:
+    while not won[current]:
         dice = int(solution.dice[current])
         roll = int(_roll(rng, np.array([dice]), rules.sides)[0])
-        move = int(solution.choose(np.array([current]), roll, rng)[0])
+        move = int(_moves(solution, np.array([current]), np.array([roll]), rng)[0])
         after = current & ~move if move >= 0 else current
         turns.append({"turn": len(turns) + 1, "open": board_tiles(current), "dice": dice, "roll": roll,
                       "move": board_tiles(move) if move >= 0 else None, "open_after": board_tiles(after)})
@@ -131,7 +178,7 @@ def replay_rolls(solution: Solution, rolls: list[int], board: int | None = None)
     current = rules.full_board if board is None else check_board(board, rules)
     turns = []
     for roll in rolls:
-        move = int(solution.choose(np.array([current]), int(roll), np.random.default_rng(0))[0])
+        move = int(solution.choose(np.array([current]), int(roll))[0])
         after = current & ~move if move >= 0 else current
         turns.append({"turn": len(turns) + 1, "open": board_tiles(current), "roll": int(roll),
                       "move": board_tiles(move) if move >= 0 else None, "open_after": board_tiles(after)})

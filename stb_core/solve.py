@@ -1,8 +1,8 @@
-r"""The Bellman equation of Shut the Box, solved exactly for any rules, objective and policy.
+r"""The Bellman equation of Shut the Box, solved for every board at once, for any rules, objective and policy.
 
-With ``V(S)`` the expected value of the finished game from board ``S`` (the open tiles, a bit-mask),
-``u`` the objective's value of a finished game, ``M(S, r)`` the legal moves for roll ``r``, ``C(S)`` the
-dice the player may choose to roll (``p_c(r)`` the chance that ``c`` dice show ``r``) and ``opt`` the
+With ``V(S)`` the expected value of the finished game from board ``S`` (the open tiles, a bit-mask), ``u``
+the objective's value of a finished game, ``M(S, r)`` the legal moves for roll ``r``, ``C(S)`` the numbers
+of dice the player may roll from ``S`` (``p_c(r)`` the chance that ``c`` dice show ``r``) and ``opt`` the
 objective's max or min:
 
 .. math::
@@ -10,349 +10,386 @@ objective's max or min:
     V(S) = u(S)                                                  \text{if } \Sigma S \le W \text{ (won)},
 
     V(S) = \operatorname{opt}_{c \in C(S)} \sum_r p_c(r)\, Q(S, r),
-    \quad Q(S, r) = \begin{cases} V(S \setminus \pi(S, r)) & M(S, r) \ne \varnothing \\
+    \quad Q(S, r) = \begin{cases} V(S \setminus \sigma(S, r)) & M(S, r) \ne \varnothing \\
                                   u(S) & \text{otherwise (stuck: the game ends)} \end{cases}
 
-where the move ``pi(S, r)`` is, for the optimal policy, ``argopt_{m in M(S, r)} V(S \ m)``; for the
-other policies it is their own choice (``random`` averages ``V(S \ m)`` over ``M(S, r)``). The dice are
-chosen with the objective's sense (against it for ``worst``).
+For the optimal policy ``sigma(S, r) = argopt_{m in M(S, r)} V(S \ m)``, the tie-break deciding among
+equal values; any other policy (:mod:`stb_core.policies`) puts its own choice there, and a mixture (``random``)
+the average of ``V(S \ m)`` over its moves. :func:`solve` optimises; :func:`stb_core.evaluate.evaluate` values
+any policy with the same sweep.
 
-Every move shuts at least one tile, so ``S \ m`` has fewer open tiles than ``S``: the sweep solves the
-boards level by level (0, 1, 2, ... open tiles), each level as whole numpy arrays, and for each roll and
-each move scatters the children's values onto every board holding the move. The same code runs on
-float64 or, with ``exact=True``, on Python ``Fraction``\ s in object arrays.
+Every move shuts at least one tile, so ``S \ m`` has fewer open tiles than ``S``: the sweep solves the boards
+level by level (0, 1, 2, ... open tiles), each level as whole numpy arrays over every (board, move) pair of
+each roll. The same code runs on float64 or, with ``exact=True``, on Python ``Fraction``\ s in object arrays.
+The move table ``sigma`` is not needed for the values of the optimal policy (only the best value is); a
+:class:`Solution` builds it on request from the values, with the same choice rule.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
 from .boards import (
     Levels,
+    board_levels,
+    board_space,
     board_tiles,
     check_board,
     check_roll,
-    legal_move_masks,
     move_catalogue,
-    tile_sums,
 )
-from .counts import total_winning_sequences
-from .objectives import Objective, check_policy, get_objective, highest_tile_key
-from .rules import HIGH_TILE, Rules, RulesError
+from .objectives import Objective, get_objective
+from .policies import (
+    OPTIMAL,
+    VALUE_RTOL,
+    Context,
+    Pairs,
+    Policy,
+    TieBreak,
+    get_policy,
+    get_tie_break,
+)
+from .rules import Rules, RulesError
 
 EXACT_MAX_TILES = 16
+MOVE_TABLE_MAX_TILES = 20  # up to here the move table sigma (boards x roll totals) is kept in memory
 
 
-def _as_rules(rules: Rules) -> Rules:
+def check_rules(rules: Rules) -> Rules:
+    """``rules`` if it is a :class:`Rules` value; :class:`RulesError` otherwise."""
     if not isinstance(rules, Rules):
         raise RulesError(f"rules must be a stb_core.Rules value, got {type(rules).__name__}")
     return rules
 
 
-def one_die_mask(rules: Rules, boards: np.ndarray, sums: np.ndarray) -> np.ndarray:
-    """For each board, whether the rules let the player roll a single die (vectorised)."""
-    if rules.one_die == "high-shut":
-        return (boards >> (HIGH_TILE - 1)) == 0
-    if rules.one_die == "sum-le-6":
-        return sums <= 6
-    return np.zeros(boards.shape, dtype=bool)
+# -- pairs of a level ------------------------------------------------------------------------------------
+def level_pairs(levels: Levels, tie: TieBreak, roll: int, k: int) -> Pairs:
+    """The (board, move) pairs of one roll total on every board with ``k`` open tiles
+    (:meth:`stb_core.boards.Levels.pairs`); board positions and tie ranks are found only when asked."""
+    rules = levels.rules
+    parent, child = levels.pairs(roll, k)
+
+    def rank(pairs: Pairs) -> np.ndarray:
+        moves = move_catalogue(rules).moves(roll)  # canonical order; look moves up through a sorted copy
+        order = np.argsort(moves, kind="stable")
+        return tie.rank(moves, rules.tiles)[order[np.searchsorted(moves[order], pairs.move)]]
+
+    return Pairs(roll, levels.boards(k).size, parent, child, lambda pairs: levels.position(pairs.parent), rank=rank)
 
 
-@dataclass
-class Solution:
-    """Values of every board under one rules, objective and policy, and the means to act on them.
-
-    ``values[S]`` is ``V(S)`` for every bit-mask ``S`` (float64, or ``Fraction`` when exact);
-    ``dice[S]`` the number of dice the policy rolls from ``S``.
-    """
-
-    rules: Rules
-    objective: Objective
-    policy: object
-    values: np.ndarray
-    dice: np.ndarray
-    exact: bool
-    seconds: float
-    sequence_counts: np.ndarray | None = field(default=None, repr=False)
-    _policy_table: np.ndarray | None = field(default=None, repr=False)
-
-    # -- values ------------------------------------------------------------------------------------
-    def value(self, board: int | None = None):
-        """``V(board)``, the full board by default."""
-        board = self.rules.full_board if board is None else check_board(board, self.rules)
-        return self.values[board]
-
-    # -- choices -----------------------------------------------------------------------------------
-    def move_keys(self, children: np.ndarray, moves: np.ndarray) -> np.ndarray:
-        """Key of each move (larger preferred) given the boards it leaves; see ``objectives``."""
-        if self.policy == "optimal":
-            return self.objective.sense * self.values[children]
-        if self.policy == "worst":
-            return -self.objective.sense * self.values[children]
-        if self.policy == "highest-tile":
-            return np.broadcast_to(highest_tile_key(moves, self.rules.tiles), np.shape(children))
-        if self.policy == "sequence-count":
-            return self.sequence_counts[children]
-        raise RulesError(f"policy {self.policy!r} ranks no moves")
-
-    def move_values(self, board: int, roll: int) -> list[tuple[tuple[int, ...], object]]:
-        """Every legal move for (board, roll) with ``V`` after it, best first for the objective."""
-        board = check_board(board, self.rules)
-        roll = check_roll(roll, self.rules)
-        moves = legal_move_masks(self.rules, board, roll)
-        rows = [(board_tiles(m), self.values[board & ~m]) for m in moves]
-        return sorted(rows, key=lambda row: -self.objective.sense * row[1])
-
-    def roll_value(self, board: int, roll: int):
-        """``Q(board, roll)``: value after the policy's move for this roll, or ``u(board)`` if stuck."""
-        board = check_board(board, self.rules)
-        moves = legal_move_masks(self.rules, board, roll)
-        if not moves:
-            return self.objective.values(np.array([board]), self.rules)[0] if not self.exact else \
-                Fraction(self.objective.values(np.array([board]), self.rules)[0])
-        if self.policy == "random":
-            return sum(self.values[board & ~m] for m in moves) / len(moves)
-        move = int(self.choose(np.array([board]), roll)[0])
-        return self.values[board & ~move]
-
-    def dice_values(self, board: int) -> dict[int, object]:
-        """Value of rolling each number of dice the rules allow from ``board``: ``{dice: sum_r p(r) Q}``.
-
-        Only the rules' dice where no single die is allowed (or where it is forced, only 1)."""
-        board = check_board(board, self.rules)
-        rules = self.rules
-        allowed = bool(one_die_mask(rules, np.array([board]), np.array([sum(board_tiles(board))]))[0])
-        options = [rules.dice] if not allowed else ([1] if rules.one_die_forced else [1, rules.dice])
-        out = {}
-        for dice in sorted(options):
-            probabilities = rules.roll_distribution(dice)
-            out[dice] = sum((p if self.exact else float(p)) * self.roll_value(board, r)
-                            for r, p in probabilities.items())
-        return out
-
-    def policy_table(self) -> np.ndarray:
-        """The policy's move for every (board, roll total): ``table[S, r]`` a move mask or -1 if none.
-
-        Built once per solution (deterministic policies only) and used to simulate many games fast.
-        """
-        if self._policy_table is None:
-            if callable(self.policy) or self.policy == "random":
-                raise RulesError("policy_table needs a deterministic named policy, not random or a function")
-            boards = np.arange(self.rules.states, dtype=np.int64)
-            table = np.full((self.rules.states, max(self.rules.roll_totals) + 1), -1, dtype=np.int64)
-            for roll in self.rules.roll_totals:
-                table[:, roll] = self.choose(boards, roll)
-            self._policy_table = table
-        return self._policy_table
-
-    def choose(self, boards: np.ndarray, roll: int, rng: np.random.Generator | None = None) -> np.ndarray:
-        """The policy's move (bit-mask) for each board and ``roll``; -1 where no move is legal.
-
-        ``random`` needs ``rng``; a user function is called once per board.
-        """
-        boards = np.asarray(boards, dtype=np.int64)
-        moves = move_catalogue(self.rules).moves(roll)
-        chosen = np.full(boards.shape, -1, dtype=np.int64)
-        if moves.size == 0 or boards.size == 0:
-            return chosen
-        legal = (boards[:, None] & moves[None, :]) == moves[None, :]
-        if callable(self.policy):
-            for i, board in enumerate(boards.tolist()):
-                options = [int(m) for m in moves[legal[i]]]
-                if options:
-                    chosen[i] = _call_policy(self.policy, board, roll, options)
-            return chosen
-        if self.policy == "random":
-            if rng is None:
-                raise RulesError("policy 'random' needs a seeded numpy Generator to choose moves")
-            keys = rng.random(legal.shape)
-        else:
-            keys = np.asarray(self.move_keys(boards[:, None] & ~moves[None, :], moves[None, :]), dtype=float)
-        keys = np.where(legal, keys, -np.inf)
-        best = np.argmax(keys, axis=1)  # first maximum: ties go to the canonical order
-        anything = legal.any(axis=1)
-        chosen[anything] = moves[best[anything]]
-        return chosen
+# -- the sweep -----------------------------------------------------------------------------------------------
+def _outcome_of_roll(policy: Policy, context: Context, pairs: Pairs, boards: np.ndarray, scratch: np.ndarray):
+    """For each board of the level (``boards``): the value after the policy's move for this roll, whether a
+    move was legal, and the secondary value after it (``None`` without a secondary tie-break). ``scratch`` is
+    a board-indexed work array of the values' dtype."""
+    values, secondary = context.values, context.secondary
+    if policy.uses_values and secondary is None:
+        # the optimum (or the worst) value after a move is all the equation needs: a running extreme over
+        # every (board, move) pair of the level at once, unbuffered (ufunc.at) for boards with many moves
+        maximise = policy.dice_direction * context.objective.sense > 0
+        extreme, none = (np.maximum, -np.inf) if maximise else (np.minimum, np.inf)
+        scratch[boards] = none
+        if pairs.parent.size:
+            extreme.at(scratch, pairs.parent, values[pairs.child])
+        after = scratch[boards]
+        return after, (after != none).astype(bool), None
+    after = np.zeros(pairs.size, dtype=values.dtype)
+    after2 = None if secondary is None else np.zeros(pairs.size, dtype=secondary.dtype)
+    moved = np.zeros(pairs.size, dtype=bool)
+    if pairs.parent.size == 0:
+        return after, moved, after2
+    if policy.mixture:  # the average over the moves, weighted by their chances
+        weights = policy.weights(pairs, context.exact)
+        np.add.at(after, pairs.index, weights * values[pairs.child])
+        if after2 is not None:
+            np.add.at(after2, pairs.index, weights * secondary[pairs.child])
+        moved[pairs.index] = True
+        return after, moved, after2
+    chosen = policy.choose(context, pairs)
+    at = pairs.index[chosen]
+    after[at] = values[pairs.child[chosen]]
+    if after2 is not None:
+        after2[at] = secondary[pairs.child[chosen]]
+    moved[at] = True
+    return after, moved, after2
 
 
-def _call_policy(policy, board: int, roll: int, options: list[int]) -> int:
-    """Ask a user policy function for its move and check that it is one of the legal ones."""
-    tuples = [board_tiles(m) for m in options]
-    move = tuple(sorted(int(t) for t in policy(board_tiles(board), roll, tuples)))
-    if move not in tuples:
-        raise RulesError(f"policy function returned {move} for open {board_tiles(board)} and roll {roll}; "
-                         f"legal moves are {tuples}")
-    return options[tuples.index(move)]
-
-
-def solve(
-    rules: Rules,
-    objective: str | Objective = "win",
-    policy="optimal",
-    *,
-    exact: bool = False,
-) -> Solution:
-    """Solve the Bellman equation above for every board; see the module docstring.
-
-    >>> from stb_core import Rules
-    >>> round(float(solve(Rules(one_die="high-shut")).value()), 6)
-    0.097614
-    """
-    rules = _as_rules(rules)
-    obj = get_objective(objective)
-    policy = check_policy(policy)
-    if exact and rules.tiles > EXACT_MAX_TILES:
-        raise RulesError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
-    start = time.perf_counter()
-    counts = total_winning_sequences(rules) if policy == "sequence-count" else None
-    solution = Solution(rules, obj, policy, None, None, exact, 0.0, counts)
-    _sweep(solution)
-    solution.seconds = time.perf_counter() - start
-    return solution
+def _better(new, old, direction: int, exact: bool):
+    """Whether ``new`` beats ``old`` in ``direction`` (+1: larger) by more than the value tolerance."""
+    gap = direction * (new - old)
+    if exact:
+        return (gap > 0).astype(bool)
+    return gap > VALUE_RTOL * np.maximum(np.abs(new.astype(float)), np.abs(old.astype(float)))
 
 
 def _probability(weight: int, rules: Rules, exact: bool):
     return Fraction(weight, rules.outcomes) if exact else weight / rules.outcomes
 
 
-def _sweep(sol: Solution) -> None:
-    """Fill ``sol.values`` and ``sol.dice`` level by level (the Bellman equation, vectorised)."""
-    rules, exact = sol.rules, sol.exact
-    n = rules.states
-    dtype = object if exact else float
-    levels = Levels(rules)
-    everything = np.arange(n, dtype=np.int64)
-    sums = tile_sums(everything)
-    won = sums <= rules.win_at_most
-    utility = sol.objective.values(everything, rules, sums)
+def _utilities(objective: Objective, rules: Rules, exact: bool) -> np.ndarray:
+    space = board_space(rules)
+    utility = objective.values(space.boards, rules, space.sums)
     if exact:
-        utility = np.array([Fraction(x) for x in utility.tolist()], dtype=object)
-    else:
-        utility = utility.astype(float)
-    sense = sol.objective.sense
-    dice_sense = -sense if sol.policy == "worst" else sense
-    choices = [rules.dice] + ([1] if rules.one_die != "never" else [])
-    weights = {rules.dice: rules.roll_weights, 1: rules.one_die_weights}
+        return np.array([Fraction(x) for x in utility.tolist()], dtype=object)
+    return utility.astype(float)
 
-    values = np.empty(n, dtype=dtype)
-    dice = np.full(n, rules.dice, dtype=np.int8)
-    key_dtype = object if exact or sol.policy == "sequence-count" else float
-    best_key = np.empty(n, dtype=key_dtype)  # per board: key of the best move so far for this roll
-    ranked = sol.policy in ("optimal", "worst")  # these need only the running extreme in best_key
-    best_value = np.empty(0 if ranked else n, dtype=dtype)  # V after the best move (random: sum over moves)
-    found = np.zeros(n if sol.policy == "random" else 0, dtype=np.int64)  # random: legal moves seen
+
+def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exact: bool):
+    """Solve the equation of the module docstring for every board, level by level.
+
+    Returns ``(values, dice, secondary)``: ``V`` per board, the number of dice the policy rolls from each
+    board, and (for a ``then-<objective>`` tie-break) the second objective's values under the same play.
+    """
+    space, levels = board_space(rules), board_levels(rules)
+    dtype = object if exact else float
+    utility = _utilities(objective, rules, exact)
+    values = np.empty(rules.states, dtype=dtype)
+    dice = np.full(rules.states, rules.dice, dtype=np.int8)
+    second = tie.secondary
+    utility2 = None if second is None else _utilities(second, rules, exact)
+    secondary = None if second is None else np.empty(rules.states, dtype=dtype)
+    context = Context(rules, objective, tie, exact, values, secondary)
+    scratch = np.empty(rules.states, dtype=dtype)
+    weights = {c: {r: _probability(w, rules, exact) for r, w in rules.dice_weights(c).items()}
+               for c in rules.dice_counts}
     values[0] = utility[0]
-    sol.values, sol.dice = values, dice
+    if secondary is not None:
+        secondary[0] = utility2[0]
+    direction = policy.dice_direction * objective.sense
     for k in range(1, rules.tiles + 1):
         boards = levels.boards(k)
-        expected = {c: np.zeros(boards.size, dtype=dtype) for c in choices}
-        stuck_value = utility[boards]
+        stuck = utility[boards]
+        stuck2 = None if second is None else utility2[boards]
+        expected = {c: np.zeros(boards.size, dtype=dtype) for c in weights}
+        expected2 = {c: np.zeros(boards.size, dtype=dtype) for c in weights} if second else {}
         for roll in rules.roll_totals:
-            outcome = _roll_outcome(sol, levels, roll, k, boards, stuck_value, best_key, best_value, found)
-            for c in choices:
-                w = weights[c].get(roll, 0)
-                if w:
-                    expected[c] += _probability(w, rules, exact) * outcome
-        value = expected[rules.dice]
-        if len(choices) == 2:
-            allowed = one_die_mask(rules, boards, sums[boards])
-            single = expected[1]
-            if rules.one_die_forced:
-                take_single = allowed
+            pairs = level_pairs(levels, tie, roll, k)
+            after, moved, after2 = _outcome_of_roll(policy, context, pairs, boards, scratch)
+            q = np.where(moved, after, stuck)
+            q2 = None if second is None else np.where(moved, after2, stuck2)
+            for c, chances in weights.items():
+                p = chances.get(roll)
+                if p:
+                    expected[c] += p * q
+                    if second is not None:
+                        expected2[c] += p * q2
+        value, value2 = expected[rules.dice], expected2.get(rules.dice)
+        if rules.has_one_die_rule:
+            allowed = space.one_die[boards]
+            if rules.one_die_forced or policy.dice_rule == "one":
+                single = allowed
+            elif policy.dice_rule == "all":
+                single = np.zeros(boards.size, dtype=bool)
             else:
-                take_single = allowed & (dice_sense * (single - value) > 0).astype(bool)
-            value = np.where(take_single, single, value)
-            dice[boards[take_single]] = 1
-        values[boards] = np.where(won[boards], stuck_value, value)
+                single = _better(expected[1], value, direction, exact)
+                if second is not None:
+                    level = ~single & ~_better(value, expected[1], direction, exact)
+                    single |= level & _better(expected2[1], value2, second.sense, exact)
+                single = allowed & single
+            value = np.where(single, expected[1], value)
+            if second is not None:
+                value2 = np.where(single, expected2[1], value2)
+            dice[boards[single]] = 1
+        won = space.won[boards]
+        values[boards] = np.where(won, stuck, value)
+        if second is not None:
+            secondary[boards] = np.where(won, stuck2, value2)
+        dice[boards[won]] = rules.dice
+    return values, dice, secondary
 
 
-def _roll_outcome(sol, levels, roll, k, boards, stuck_value, best_key, best_value, found) -> np.ndarray:
-    """``Q(S, r)`` for every k-tile board ``S``: the value after the policy's move, or ``u(S)`` if stuck
-    (``stuck_value``, aligned with ``boards``)."""
-    policy = sol.policy
-    if callable(policy):
-        return _roll_outcome_by_function(sol, roll, boards, stuck_value)
-    if policy in ("optimal", "worst"):
-        after, moved = _best_by_value(sol, levels, roll, k, boards, best_key)
-    elif policy == "random":
-        after, moved = _mean_value(sol, levels, roll, k, boards, best_value, found)
-    else:
-        after, moved = _best_by_key(sol, levels, roll, k, boards, best_key, best_value)
-    return np.where(moved, after, stuck_value)
+# -- the solution ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Solution:
+    """Values of every board under one rules, objective, policy and tie-break, and the means to act on them.
+
+    ``values[S]`` is ``V(S)`` for every bit-mask ``S`` (float64, or ``Fraction`` when exact); ``dice[S]`` the
+    number of dice the policy rolls from ``S``; ``secondary`` the tie-break objective's values (or None).
+    The move table :attr:`sigma` is built from these on first use (deterministic policies).
+    """
+
+    rules: Rules
+    objective: Objective
+    policy: Policy
+    tie_break: TieBreak
+    values: np.ndarray
+    dice: np.ndarray
+    exact: bool
+    seconds: float
+    secondary: np.ndarray | None = None
+
+    @property
+    def context(self) -> Context:
+        return Context(self.rules, self.objective, self.tie_break, self.exact, self.values, self.secondary)
+
+    # -- values ------------------------------------------------------------------------------------------
+    def value(self, board: int | None = None):
+        """``V(board)``, the full board by default."""
+        board = self.rules.full_board if board is None else check_board(board, self.rules)
+        return self.values[board]
+
+    def stuck_value(self, board: int):
+        """``u(board)``: the value of a game that ends on ``board``."""
+        value = self.objective.values(np.array([board]), self.rules)[0]
+        return Fraction(value) if self.exact else float(value)
+
+    # -- the move table ----------------------------------------------------------------------------------
+    def choose(self, boards: np.ndarray, roll: int) -> np.ndarray:
+        """The policy's move (bit-mask) on each board for ``roll``; -1 where no move is legal.
+
+        Read from :attr:`sigma` when the table is kept, otherwise chosen by the same rule."""
+        boards = np.asarray(boards, dtype=np.int64)
+        if self.rules.tiles <= MOVE_TABLE_MAX_TILES:
+            return self.sigma[boards, roll]
+        return self._choose(boards, roll)
+
+    def _choose(self, boards: np.ndarray, roll: int) -> np.ndarray:
+        self._deterministic()
+        pairs = Pairs.on(self.rules, boards, roll, self.tie_break)
+        chosen = np.full(boards.size, -1, dtype=np.int64)
+        picked = self.policy.choose(self.context, pairs)
+        chosen[pairs.index[picked]] = pairs.move[picked]
+        return chosen
+
+    @cached_property
+    def sigma(self) -> np.ndarray:
+        """The move table ``sigma[S, r]``: the move (bit-mask) played from board ``S`` on roll total ``r``,
+        -1 where no move is legal or the game is already won. Deterministic policies only."""
+        self._deterministic()
+        return _sigma(self.policy, self.context)
+
+    def _deterministic(self) -> None:
+        if self.policy.mixture:
+            raise RulesError(f"policy {self.policy.name!r} is a mixture: it has move chances, not a move table")
+
+    def transitions(self, boards: np.ndarray, roll: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where the policy goes from each board on ``roll``: ``(index, child, chance)`` rows, ``index`` into
+        ``boards``; one row of chance 1 per board with a move (deterministic), or one per legal move (mixture).
+        Boards with no legal move have no row."""
+        boards = np.asarray(boards, dtype=np.int64)
+        if not self.policy.mixture:
+            move = self.choose(boards, roll)
+            index = np.flatnonzero(move >= 0)
+            ones = np.full(index.size, Fraction(1), dtype=object) if self.exact else np.ones(index.size)
+            return index, boards[index] & ~move[index], ones
+        pairs = Pairs.on(self.rules, boards, roll, self.tie_break)
+        return pairs.index, pairs.child, self.policy.weights(pairs, self.exact)
+
+    # -- one position -------------------------------------------------------------------------------------
+    def move_values(self, board: int, roll: int) -> list[tuple[tuple[int, ...], object]]:
+        """Every legal move for (board, roll) with ``V`` after it, best first for the objective (equal
+        values in the tie-break's order, so the first is the optimal policy's move)."""
+        board = check_board(board, self.rules)
+        roll = check_roll(roll, self.rules)
+        pairs = Pairs.on(self.rules, np.array([board]), roll, self.tie_break)
+        remaining = np.ones(pairs.index.size, dtype=bool)
+        context = self.context
+        rows = []
+        while remaining.any():
+            keep = np.flatnonzero(remaining)
+            best = keep[OPTIMAL.choose(context, pairs.subset(keep))][0]
+            rows.append((board_tiles(int(pairs.move[best])), self.values[int(pairs.child[best])]))
+            remaining[best] = False
+        return rows
+
+    def roll_value(self, board: int, roll: int):
+        """``Q(board, roll)``: the value after the policy's move for this roll (the average over its moves
+        for a mixture), or ``u(board)`` if no move is legal."""
+        board = check_board(board, self.rules)
+        index, child, chance = self.transitions(np.array([board]), roll)
+        if index.size == 0:
+            return self.stuck_value(board)
+        return sum(c * v for c, v in zip(chance.tolist(), self.values[child].tolist(), strict=True))
+
+    def dice_values(self, board: int) -> dict[int, object]:
+        """Value of rolling each number of dice the rules allow from ``board``: ``{dice: sum_r p(r) Q}``."""
+        board = check_board(board, self.rules)
+        out = {}
+        for dice in self.rules.dice_choices(board):
+            probabilities = self.rules.roll_distribution(dice)
+            out[dice] = sum((p if self.exact else float(p)) * self.roll_value(board, r)
+                            for r, p in probabilities.items())
+        return out
 
 
-def _best_by_value(sol, levels, roll, k, boards, best_key):
-    """Optimal / worst: the chosen value is the extreme value after a move, an unbuffered running max (or
-    min) over every (board, move) pair of the level at once (``ufunc.at`` handles boards with many moves)."""
-    maximise = sol.objective.sense * (1 if sol.policy == "optimal" else -1) > 0
-    extreme, none = (np.maximum, -np.inf) if maximise else (np.minimum, np.inf)
-    best_key[boards] = none
-    parents, children = levels.pairs(roll, k)
-    if parents.size:
-        extreme.at(best_key, parents, sol.values[children])
-    after = best_key[boards]
-    moved = (after != none).astype(bool)
-    return after, moved
+def _sigma(policy: Policy, context: Context) -> np.ndarray:
+    """The move table of a deterministic policy: its choice on every (board, roll), level by level."""
+    rules = context.rules
+    levels = board_levels(rules)
+    table = np.full((rules.states, max(rules.roll_totals) + 1), -1, dtype=np.int64)
+    for k in range(1, rules.tiles + 1):
+        for roll in rules.roll_totals:
+            pairs = level_pairs(levels, context.tie_break, roll, k)
+            if pairs.parent.size:
+                picked = policy.choose(context, pairs)
+                table[pairs.parent[picked], roll] = pairs.move[picked]
+    table[board_space(rules).won] = -1
+    table.flags.writeable = False
+    return table
 
 
-def _best_by_key(sol, levels, roll, k, boards, best_key, best_value):
-    """Heuristics: keep V after the move with the largest key, the first in canonical order on ties."""
-    values = sol.values
-    best_key[boards] = -np.inf
-    for move, parents, children in levels.successors(roll, k):
-        key = sol.move_keys(children, np.int64(move))
-        better = (key > best_key[parents]).astype(bool)  # strict: earlier moves win ties
-        winners = parents[better]
-        best_key[winners] = key[better]
-        best_value[winners] = values[children[better]]
-    moved = (best_key[boards] > -np.inf).astype(bool)
-    return best_value[boards], moved
+def move_table(rules: Rules, policy, tie_break: str | TieBreak = "canonical") -> np.ndarray:
+    """The move table ``sigma[S, r]`` of a policy whose choices need no values (a heuristic, a strategy
+    card, a function), without valuing it; value-ranked policies get theirs from :attr:`Solution.sigma`."""
+    chosen = get_policy(check_policy_needs_no_values(policy)).bind(check_rules(rules))
+    tie = get_tie_break(tie_break)
+    if tie.secondary is not None:
+        raise RulesError("move_table needs a tie_break without a second objective (it reads no values)")
+    empty = np.zeros(rules.states)
+    return _sigma(chosen, Context(rules, get_objective("win"), tie, False, empty))
 
 
-def _mean_value(sol, levels, roll, k, boards, best_value, found):
-    """Random: the average of V after each legal move."""
-    best_value[boards] = 0
-    found[boards] = 0
-    parents, children = levels.pairs(roll, k)
-    if parents.size:
-        np.add.at(found, parents, 1)
-        np.add.at(best_value, parents, sol.values[children])
-    count = found[boards]
-    moved = count > 0
-    after = best_value[boards] / np.maximum(count, 1)
-    if sol.exact:
-        after = np.array([Fraction(x) for x in after.tolist()], dtype=object)
-    return after, moved
+def check_policy_needs_no_values(policy):
+    """``policy`` unless it ranks moves by value (those need a solve first)."""
+    if get_policy(policy).uses_values or get_policy(policy).mixture:
+        raise RulesError(f"policy {get_policy(policy).name!r} has no move table without values: use solve/evaluate")
+    return policy
 
 
-def _roll_outcome_by_function(sol, roll, boards, stuck_value) -> np.ndarray:
-    """``Q(S, r)`` for a user policy function, one board at a time (plain Python: small boards only)."""
-    out = np.empty(boards.size, dtype=sol.values.dtype)
-    for i, board in enumerate(boards.tolist()):
-        options = legal_move_masks(sol.rules, board, roll)
-        if options:
-            out[i] = sol.values[board & ~_call_policy(sol.policy, board, roll, options)]
-        else:
-            out[i] = stuck_value[i]
-    return out
+def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool) -> Solution:
+    """Check the arguments, bind the policy and run :func:`bellman_sweep`: the one path to a Solution."""
+    rules = check_rules(rules)
+    obj = get_objective(objective)
+    chosen = get_policy(policy)
+    tie = get_tie_break(tie_break)
+    if exact and rules.tiles > EXACT_MAX_TILES:
+        raise RulesError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
+    start = time.perf_counter()
+    bound = chosen.bind(rules)
+    values, dice, secondary = bellman_sweep(rules, obj, bound, tie, exact)
+    for array in (values, dice) + ((secondary,) if secondary is not None else ()):
+        array.flags.writeable = False
+    return Solution(rules, obj, bound, tie, values, dice, exact, time.perf_counter() - start, secondary)
 
 
-# -- convenience -------------------------------------------------------------------------------------
+def solve(rules: Rules, objective: str | Objective = "win", *, tie_break: str | TieBreak = "canonical",
+          exact: bool = False) -> Solution:
+    """Optimal play: solve the Bellman equation above for every board; see the module docstring.
 
-def win_probability(rules: Rules, policy="optimal", board: int | None = None, *, exact: bool = False):
-    """Probability of winning from ``board`` (default: full) under ``policy``."""
-    return solve(rules, "win", policy, exact=exact).value(board)
+    >>> from stb_core import Rules
+    >>> round(float(solve(Rules(one_die="high-shut")).value()), 6)
+    0.097614
+    """
+    return run_sweep(rules, objective, OPTIMAL, tie_break, exact)
 
 
-def expected_remaining_sum(rules: Rules, policy="optimal", board: int | None = None, *, exact: bool = False):
-    """Expected sum of the tiles left open at the end, from ``board`` under ``policy``."""
-    return solve(rules, "remaining-sum", policy, exact=exact).value(board)
+# -- convenience -------------------------------------------------------------------------------------------
+def win_probability(rules: Rules, board: int | None = None, *, exact: bool = False):
+    """Probability of winning from ``board`` (default: full) with optimal play."""
+    return solve(rules, "win", exact=exact).value(board)
 
 
-def expected_tiles_shut(rules: Rules, policy="optimal", board: int | None = None, *, exact: bool = False):
+def expected_remaining_sum(rules: Rules, board: int | None = None, *, exact: bool = False):
+    """Expected sum of the tiles left open at the end, from ``board``, playing to make it least."""
+    return solve(rules, "remaining-sum", exact=exact).value(board)
+
+
+def expected_tiles_shut(rules: Rules, board: int | None = None, *, exact: bool = False):
     """Expected number of tiles shut at the end (all tiles count, also those shut before ``board``)."""
-    return solve(rules, "flipped-count", policy, exact=exact).value(board)
+    return solve(rules, "flipped-count", exact=exact).value(board)
+

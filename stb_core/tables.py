@@ -10,18 +10,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, board_tiles, move_catalogue, tile_counts, tile_sums
+from .boards import board_label, board_space, board_tiles, legal_matrix, move_catalogue, tile_counts
 from .counts import winning_sequence_counts
+from .evaluate import evaluate
 from .objectives import get_objective
+from .policies import VALUE_RTOL
 from .rules import Rules, RulesError
-from .solve import Solution, solve
+from .solve import Solution
 
 VALUE_NAMES = {
     "win": "p_win",
     "remaining-sum": "expected_remaining_sum",
     "flipped-count": "expected_tiles_shut",
 }
-TABLE_MAX_TILES = 16
+PER_BOARD_MAX_TILES = 16  # tables with a row per board (or per board and move) stop here
 
 
 def value_name(objective) -> str:
@@ -31,17 +33,12 @@ def value_name(objective) -> str:
 
 
 def _check_size(rules: Rules) -> None:
-    if rules.tiles > TABLE_MAX_TILES:
-        raise RulesError(f"tiles must be at most {TABLE_MAX_TILES} for per-board tables, got {rules.tiles}")
+    if rules.tiles > PER_BOARD_MAX_TILES:
+        raise RulesError(f"tiles must be at most {PER_BOARD_MAX_TILES} for per-board tables, got {rules.tiles}")
 
 
-def _number(x):
-    """Plain float for a float or Fraction value (tables hold floats; exact values stay in Solution)."""
-    return float(x)
-
-
-def board_table(rules: Rules, objective="win", policies=("optimal",), *, exact: bool = False,
-                solutions: dict | None = None) -> pd.DataFrame:
+def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_break="canonical",
+                exact: bool = False, solutions: dict | None = None) -> pd.DataFrame:
     """One row per board: label, mask, open tiles, their sum, whether won, and its value under each policy.
 
     Value columns are named ``<value>_<policy>``, e.g. ``p_win_optimal``; with ``exact=True`` a column
@@ -49,44 +46,42 @@ def board_table(rules: Rules, objective="win", policies=("optimal",), *, exact: 
     """
     _check_size(rules)
     name = value_name(objective)
-    masks = np.arange(rules.states, dtype=np.int64)
+    space = board_space(rules)
     table = pd.DataFrame({
-        "board": [board_label(m) for m in masks.tolist()],
-        "board_mask": masks,
-        "open_tiles": tile_counts(masks),
-        "open_sum": tile_sums(masks),
+        "board": [board_label(m) for m in space.boards.tolist()],
+        "board_mask": space.boards,
+        "open_tiles": space.counts.astype(np.int64),
+        "open_sum": space.sums.astype(np.int64),
+        "won": space.won,
     })
-    table["won"] = table["open_sum"] <= rules.win_at_most
     for policy in policies:
-        sol = (solutions or {}).get(policy) or solve(rules, objective, policy, exact=exact)
-        table[f"{name}_{policy}"] = [_number(v) for v in sol.values.tolist()]
+        sol = (solutions or {}).get(policy) or evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
+        table[f"{name}_{policy}"] = np.asarray(sol.values, dtype=float)
         if exact:
             table[f"{name}_{policy}_exact"] = [str(v) for v in sol.values.tolist()]
     return table
 
 
-def move_table(solution: Solution, tolerance: float = 1e-9) -> pd.DataFrame:
-    """One row per (board, roll, legal move) for boards still in play: the value after the move and
-    whether it is optimal (within ``tolerance`` of the best value after any legal move for that roll),
-    and whether it is the solution's policy's choice.
+def legal_moves_table(solution: Solution) -> pd.DataFrame:
+    """One row per (board, roll, legal move) for boards still in play: the value after the move, whether
+    it is optimal (as good as the best value after any legal move for that roll, within the solver's value
+    tolerance) and whether it is the solution's policy's choice (its move table; a mixture chooses none).
     """
     rules = solution.rules
     _check_size(rules)
     name = value_name(solution.objective)
     sense = solution.objective.sense
-    masks = np.arange(rules.states, dtype=np.int64)
-    playing = masks[tile_sums(masks) > rules.win_at_most]
+    playing = board_space(rules).playing
     frames = []
     for roll in rules.roll_totals:
         moves = move_catalogue(rules).moves(roll)
         if moves.size == 0:
             continue
-        legal = (playing[:, None] & moves[None, :]) == moves[None, :]
-        rows, cols = np.nonzero(legal)  # row-major: boards increasing, then canonical move order
+        rows, cols = np.nonzero(legal_matrix(playing, moves))  # boards increasing, then canonical move order
         boards, chosen_moves = playing[rows], moves[cols]
-        after = np.array([_number(v) for v in solution.values[boards & ~chosen_moves].tolist()], dtype=float)
+        after = np.asarray(solution.values[boards & ~chosen_moves], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
-        if solution.policy == "random":
+        if solution.policy.mixture:
             policy_choice = np.full(playing.size, -1)
         else:
             policy_choice = solution.choose(playing, roll)
@@ -98,7 +93,7 @@ def move_table(solution: Solution, tolerance: float = 1e-9) -> pd.DataFrame:
             "move_tiles": tile_counts(chosen_moves),
             f"{name}_after": after,
             f"best_{name}_after": best,
-            "optimal": np.abs(after - best) <= tolerance,
+            "optimal": np.abs(after - best) <= VALUE_RTOL * np.abs(best),
             "chosen": policy_choice[rows] == chosen_moves,
         }))
     table = pd.concat(frames, ignore_index=True)
@@ -117,20 +112,6 @@ def counts_table(rules: Rules, boards=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def policy_values(rules: Rules, objectives=("win", "remaining-sum", "flipped-count"),
-                  policies=("optimal", "highest-tile", "sequence-count", "random", "worst"),
-                  board: int | None = None, exact: bool = False) -> pd.DataFrame:
-    """Value of ``board`` (default: full) for every objective x policy, long format."""
-    rows = []
-    for objective in objectives:
-        for policy in policies:
-            sol = solve(rules, objective, policy, exact=exact)
-            value = sol.value(board)
-            rows.append({"objective": objective, "policy": policy, "value_name": value_name(objective),
-                         "value": _number(value), **({"exact": str(value)} if exact else {})})
-    return pd.DataFrame(rows)
-
-
 def tiles_label(tiles) -> str:
     """``{1, 4}`` from a tuple of tiles (``None`` for no move gives an empty string)."""
     return "" if tiles is None else "{" + ", ".join(map(str, tiles)) + "}"
@@ -144,5 +125,5 @@ def turns_table(turns: list[dict]) -> pd.DataFrame:
     return table
 
 
-__all__ = ["VALUE_NAMES", "board_table", "board_tiles", "counts_table", "move_table", "policy_values",
-           "turns_table", "value_name"]
+__all__ = ["VALUE_NAMES", "board_table", "board_tiles", "counts_table", "legal_moves_table", "turns_table",
+           "value_name"]

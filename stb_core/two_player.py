@@ -83,11 +83,11 @@ def simulate_two_player(result: TwoPlayerResult, games: int = 100_000, seed: int
     """Play ``games`` two-player games with the exact strategies of ``result`` (seeded): the first player's
     games, then for each sum ``t`` the first left, the second player's games playing against ``t``.
 
-    Returns the simulated shares of first wins, ties and second wins with their 95% intervals.
+    Returns the simulated shares of first wins, ties and second wins with their Wilson 95% intervals.
     """
     import numpy as np
 
-    from .simulate import Z95, simulate
+    from .simulate import simulate, wilson_interval
 
     first = simulate(result.first, games, seed).final_sums
     second = np.empty(games, dtype=first.dtype)
@@ -98,7 +98,6 @@ def simulate_two_player(result: TwoPlayerResult, games: int = 100_000, seed: int
     out = {"games": games, "seed": seed}
     for name, happened in (("first_wins", first < second), ("tie", first == second),
                            ("second_wins", first > second)):
-        p = float(happened.mean())
-        half = Z95 * (p * (1 - p) / games) ** 0.5
-        out.update({name: p, f"{name}_low": p - half, f"{name}_high": p + half})
+        low, high = wilson_interval(int(happened.sum()), games)
+        out.update({name: float(happened.mean()), f"{name}_low": low, f"{name}_high": high})
     return out

@@ -29,7 +29,7 @@ def dice_totals(dice: int, sides: int) -> dict[int, Fraction]:
 
 def moves(rules: Rules, open_tiles: frozenset, roll: int) -> list[tuple[int, ...]]:
     """Every subset of the open tiles adding up to ``roll`` (within the per-move limit), sorted."""
-    most = rules.max_per_move or rules.tiles
+    most = rules.max_per_move or rules.tiles  # a cap above the number of tiles caps nothing
     small = sorted(t for t in open_tiles if t <= roll)  # a tile larger than the roll can never be in the move
     found = [subset for size in range(1, most + 1) for subset in itertools.combinations(small, size)
              if sum(subset) == roll]
@@ -47,6 +47,9 @@ def utility(objective: str, rules: Rules, open_tiles: frozenset) -> Fraction:
 
 
 def dice_options(rules: Rules, open_tiles: frozenset) -> list[int]:
+    """The dice the player may roll: the rules' dice first, then one die where allowed (or one die alone)."""
+    if rules.dice == 1:
+        return [1]
     if rules.one_die == "high-shut":
         single = all(t < 7 for t in open_tiles)
     elif rules.one_die == "sum-le-6":
@@ -72,43 +75,110 @@ def winning_sequences(rules: Rules):
     return count
 
 
-def reference_values(rules: Rules, objective: str = "win", policy="optimal", exact: bool = True):
-    """``V`` as a function of a frozenset of open tiles, for a built-in objective and any policy
-    (in fractions, or with ``exact=False`` in floats, for timing against the engine's float solver)."""
-    sense = -1 if objective == "remaining-sum" else 1
+def tie_key(tie_break: str, move: tuple[int, ...]):
+    """Sort key of a move under a static tie rule: the smallest key is preferred."""
+    tiles = tuple(sorted(move))
+    if tie_break == "canonical":
+        return tiles
+    highest_first = tuple(-t for t in sorted(move, reverse=True))
+    if tie_break == "fewest-tiles":
+        return (len(move), highest_first)
+    if tie_break == "most-tiles":
+        return (-len(move), highest_first)
+    raise ValueError(tie_break)
+
+
+def objective_sense(objective: str) -> int:
+    return -1 if objective == "remaining-sum" else 1
+
+
+def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie_break: str = "canonical",
+                     exact: bool = True, dice_rule: str | None = None):
+    """``(value, move, dice)`` as functions of a frozenset of open tiles (``move`` also of the roll): the
+    Bellman equation for a built-in objective and any policy, ties decided by ``tie_break`` (``canonical``,
+    ``fewest-tiles``, ``most-tiles`` or ``then-<objective>``: the best for a second objective among equal
+    moves, then canonical), written out by enumeration. ``dice_rule`` ``"one"``/``"all"`` fixes the dice."""
+    sense = objective_sense(objective)
     dice_sense = -sense if policy == "worst" else sense
     number = Fraction if exact else float
     probabilities = {c: {r: number(p) for r, p in dice_totals(c, rules.sides).items()} for c in {1, rules.dice}}
     sequences = winning_sequences(rules) if policy == "sequence-count" else None
+    second = tie_break.removeprefix("then-") if tie_break.startswith("then-") else None
+    static = "canonical" if second else tie_break
+
+    def primary_key(open_tiles, move):
+        """Larger is better for the policy; None for policies that are not rankings."""
+        after = open_tiles - set(move)
+        if policy == "optimal":
+            return sense * value(after)
+        if policy == "worst":
+            return -sense * value(after)
+        if policy == "highest-tile":
+            return (-len(move), sorted(move, reverse=True))
+        if policy == "sequence-count":
+            return sequences(after)
+        return None
 
     def pick(open_tiles, roll, options):
-        if policy == "optimal":
-            return max(options, key=lambda m: sense * value(open_tiles - set(m)))  # first best on ties
-        if policy == "worst":
-            return min(options, key=lambda m: sense * value(open_tiles - set(m)))
-        if policy == "highest-tile":
-            return max(options, key=lambda m: (-len(m), sorted(m, reverse=True)))
-        if policy == "sequence-count":
-            return max(options, key=lambda m: sequences(open_tiles - set(m)))
-        return tuple(policy(tuple(sorted(open_tiles)), roll, list(options)))
+        if callable(policy):
+            return tuple(sorted(policy(tuple(sorted(open_tiles)), roll, list(options))))
+        best = max(primary_key(open_tiles, m) for m in options)
+        tied = [m for m in options if primary_key(open_tiles, m) == best]
+        if second:
+            best2 = max(objective_sense(second) * value2(open_tiles - set(m)) for m in tied)
+            tied = [m for m in tied if objective_sense(second) * value2(open_tiles - set(m)) == best2]
+        return min(tied, key=lambda m: tie_key(static, m))
 
-    def roll_value(open_tiles, roll):
+    def roll_values(open_tiles, roll, of):
         options = moves(rules, open_tiles, roll)
         if not options:
-            return utility(objective, rules, open_tiles)
+            return utility(objective if of is value else second, rules, open_tiles)
         if policy == "random":
-            return sum(value(open_tiles - set(m)) for m in options) / len(options)
-        return value(open_tiles - set(pick(open_tiles, roll, options)))
+            return sum(of(open_tiles - set(m)) for m in options) / len(options)
+        return of(open_tiles - set(pick(open_tiles, roll, options)))
+
+    @cache
+    def dice(open_tiles: frozenset) -> int:
+        options = dice_options(rules, open_tiles)
+        if len(options) == 1:
+            return options[0]
+        if dice_rule:
+            return 1 if dice_rule == "one" else rules.dice
+        by_dice = {c: dice_sense * sum(p * roll_values(open_tiles, r, value) for r, p in probabilities[c].items())
+                   for c in options}
+        best = max(by_dice.values())
+        tied = [c for c in options if by_dice[c] == best]  # options list the rules' dice first
+        if second and len(tied) > 1:
+            by_second = {c: objective_sense(second) * sum(p * roll_values(open_tiles, r, value2)
+                                                          for r, p in probabilities[c].items()) for c in tied}
+            tied = [c for c in tied if by_second[c] == max(by_second.values())]
+        return tied[0]
 
     @cache
     def value(open_tiles: frozenset) -> Fraction:
         if sum(open_tiles) <= rules.win_at_most:
             return utility(objective, rules, open_tiles)
-        by_dice = [sum(p * roll_value(open_tiles, r) for r, p in probabilities[c].items())
-                   for c in dice_options(rules, open_tiles)]
-        return max(by_dice, key=lambda v: dice_sense * v)
+        return sum(p * roll_values(open_tiles, r, value) for r, p in probabilities[dice(open_tiles)].items())
 
-    return value
+    @cache
+    def value2(open_tiles: frozenset) -> Fraction:
+        if sum(open_tiles) <= rules.win_at_most:
+            return utility(second, rules, open_tiles)
+        return sum(p * roll_values(open_tiles, r, value2) for r, p in probabilities[dice(open_tiles)].items())
+
+    def move(open_tiles: frozenset, roll: int):
+        if sum(open_tiles) <= rules.win_at_most:
+            return None
+        options = moves(rules, open_tiles, roll)
+        return pick(open_tiles, roll, options) if options else None
+
+    return value, move, dice
+
+
+def reference_values(rules: Rules, objective: str = "win", policy="optimal", exact: bool = True,
+                     tie_break: str = "canonical"):
+    """``V`` as a function of a frozenset of open tiles (see :func:`reference_solver`)."""
+    return reference_solver(rules, objective, policy, tie_break, exact)[0]
 
 
 def reference_value(rules: Rules, objective: str = "win", policy="optimal", open_tiles=None) -> Fraction:

@@ -77,7 +77,7 @@ def test_simulate_within_its_interval(capsys):
     (["solve", "--tiles", "0"], "tiles must be between 1 and 24, got 0"),
     (["solve", "--sides", "1"], "sides must be between 2 and 20, got 1"),
     (["solve", "--open", "1,11"], "open tiles must be between 1 and 9, got 11"),
-    (["advise", "--open", "1,2", "--roll", "13"], "roll must be a total the dice can show, 2 to 12; got 13"),
+    (["advise", "--open", "1,2", "--roll", "13"], "roll must be a total the dice can show from open {1, 2}, 2 to 12; got 13"),
     (["advise", "--open", "2,7", "--roll", "1", "--one-die", "high-shut"], "from open {2, 7}, 2 to 12; got 1"),
     (["solve", "--one-die", "sometimes"], "invalid choice: 'sometimes' (choose from 'never', 'high-shut'"),
     (["solve", "--objective", "score"], "invalid choice: 'score'"),

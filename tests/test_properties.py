@@ -1,26 +1,32 @@
-"""Property tests: the engine agrees with the plain reference solver on many random small rule sets."""
+"""Property tests: the engine agrees with the plain reference solver on many random small rule sets, for every
+objective, policy and tie-break, in values and in the moves it plays."""
 
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from reference import reference_values, winning_sequences
+from reference import reference_solver, reference_values, winning_sequences
 
-from stb_core import OBJECTIVES, POLICIES, Rules, board_tiles, solve
+from stb_core import OBJECTIVES, POLICIES, TIE_BREAKS, Rules, board_tiles, evaluate, solve
 from stb_core.counts import total_winning_sequences
+
+TIE_RULES = (*TIE_BREAKS, "then-remaining-sum", "then-win")
 
 
 @st.composite
 def small_rules(draw, max_tiles=7):
+    """Any rule set of up to ``max_tiles`` tiles, degenerate ones included (a cap above the tiles, a one-die
+    rule with one die, a win threshold at or above the tile total)."""
     tiles = draw(st.integers(1, max_tiles))
     dice = draw(st.integers(1, 3))
     sides = draw(st.integers(2, 6))
-    one_die = draw(st.sampled_from(["never", "high-shut", "sum-le-6"])) if dice > 1 else "never"
-    forced = draw(st.booleans()) if one_die != "never" else False
-    max_per_move = draw(st.one_of(st.none(), st.integers(1, tiles)))
+    one_die = draw(st.sampled_from(["never", "high-shut", "sum-le-6"]))
+    forced = draw(st.booleans())
+    max_per_move = draw(st.one_of(st.none(), st.integers(1, tiles + 1)))
     total = tiles * (tiles + 1) // 2
-    win_at_most = draw(st.integers(0, min(total - 1, 4)))
+    win_at_most = draw(st.one_of(st.integers(0, min(total - 1, 4)), st.just(total)))
     return Rules(tiles=tiles, dice=dice, sides=sides, one_die=one_die, one_die_forced=forced,
                  max_per_move=max_per_move, win_at_most=win_at_most)
 
@@ -29,23 +35,63 @@ def every_board(rules):
     return [(mask, frozenset(board_tiles(mask))) for mask in range(rules.states)]
 
 
-@given(small_rules(), st.sampled_from(OBJECTIVES), st.sampled_from(POLICIES))
-def test_float_engine_matches_reference(rules, objective, policy):
-    engine = solve(rules, objective, policy)
-    reference = reference_values(rules, objective, policy)
+def reference_moves(rules, objective, policy, tie_break):
+    """The reference's move table: {(board, roll): move bit-mask or -1}, and its dice per board."""
+    _, move, dice = reference_solver(rules, objective, policy, tie_break)
+    table = {}
+    for mask, board in every_board(rules):
+        for roll in rules.roll_totals:
+            chosen = move(board, roll)
+            table[mask, roll] = -1 if chosen is None else sum(1 << (t - 1) for t in chosen)
+    return table, dice
+
+
+@given(small_rules(), st.sampled_from(OBJECTIVES), st.sampled_from(POLICIES), st.sampled_from(TIE_RULES))
+def test_float_engine_matches_reference(rules, objective, policy, tie_break):
+    engine = evaluate(rules, objective, policy, tie_break=tie_break)
+    reference = reference_values(rules, objective, policy, tie_break=tie_break)
     for mask, board in every_board(rules):
         assert abs(engine.values[mask] - float(reference(board))) <= 1e-9, (rules, objective, policy, board)
 
 
-@given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES), st.sampled_from(POLICIES))
-def test_exact_engine_equals_reference_and_float(rules, objective, policy):
-    exact = solve(rules, objective, policy, exact=True)
-    floats = solve(rules, objective, policy)
-    reference = reference_values(rules, objective, policy)
+@given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES), st.sampled_from(POLICIES), st.sampled_from(TIE_RULES))
+def test_exact_engine_equals_reference_and_float(rules, objective, policy, tie_break):
+    exact = evaluate(rules, objective, policy, tie_break=tie_break, exact=True)
+    floats = evaluate(rules, objective, policy, tie_break=tie_break)
+    reference = reference_values(rules, objective, policy, tie_break=tie_break)
     for mask, board in every_board(rules):
         assert isinstance(exact.values[mask], Fraction)
         assert exact.values[mask] == reference(board)
         assert abs(float(exact.values[mask]) - floats.values[mask]) <= 1e-12
+
+
+@given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES),
+       st.sampled_from([p for p in POLICIES if p != "random"]), st.sampled_from(TIE_RULES))
+def test_move_table_and_dice_equal_the_reference(rules, objective, policy, tie_break):
+    """The moves themselves, not only the values: every (board, roll) of the engine's move table, and the
+    dice on every board still in play, are the reference's, in exact and in float runs."""
+    table, dice = reference_moves(rules, objective, policy, tie_break)
+    for exact in (True, False):
+        solution = evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
+        for (mask, roll), move in table.items():
+            assert solution.sigma[mask, roll] == move, (exact, board_tiles(mask), roll)
+        for mask, board in every_board(rules):
+            if sum(board) > rules.win_at_most:
+                assert solution.dice[mask] == dice(board), (exact, board)
+
+
+@pytest.mark.parametrize("tiles", [9, 10])
+@pytest.mark.parametrize("one_die", ["never", "high-shut", "sum-le-6"])
+@pytest.mark.parametrize("objective", OBJECTIVES)
+@pytest.mark.parametrize("tie_break", TIE_RULES)
+def test_float_and_exact_runs_play_the_same_moves(tiles, one_die, objective, tie_break):
+    """On the report's board sizes, where exact ties are common (39 (board, roll) pairs on 9 tiles for the
+    win): the float run's move table and dice equal the exact run's, for every tie-break."""
+    rules = Rules(tiles=tiles, one_die=one_die)
+    exact = solve(rules, objective, tie_break=tie_break, exact=True)
+    floats = solve(rules, objective, tie_break=tie_break)
+    assert np.array_equal(exact.sigma, floats.sigma)
+    assert np.array_equal(exact.dice, floats.dice)
 
 
 @given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES))
@@ -53,7 +99,7 @@ def test_user_function_policy_matches_reference(rules, objective):
     def smallest_first(open_tiles, roll, moves):  # a deliberately odd rule: shut the smallest tiles
         return min(moves)
 
-    engine = solve(rules, objective, smallest_first)
+    engine = evaluate(rules, objective, smallest_first)
     reference = reference_values(rules, objective, smallest_first)
     for mask, board in every_board(rules):
         assert abs(engine.values[mask] - float(reference(board))) <= 1e-9
@@ -67,18 +113,37 @@ def test_sequence_counts_match_reference(rules):
         assert engine[mask] == reference(board)
 
 
-@given(small_rules(), st.sampled_from(OBJECTIVES))
-def test_optimal_beats_every_policy_and_worst_is_beaten_by_all(rules, objective):
-    optimal = solve(rules, objective, "optimal")
-    worst = solve(rules, objective, "worst")
+@given(small_rules(), st.sampled_from(OBJECTIVES), st.sampled_from(TIE_RULES))
+def test_optimal_beats_every_policy_and_worst_is_beaten_by_all(rules, objective, tie_break):
+    optimal = solve(rules, objective, tie_break=tie_break)
+    worst = evaluate(rules, objective, "worst", tie_break=tie_break)
     sense = optimal.objective.sense
     for policy in POLICIES:
-        values = solve(rules, objective, policy).values
+        values = evaluate(rules, objective, policy, tie_break=tie_break).values
         assert np.all(sense * (optimal.values - values) >= -1e-12), policy
         assert np.all(sense * (values - worst.values) >= -1e-12), policy
 
 
+@given(small_rules(), st.sampled_from(OBJECTIVES))
+def test_tie_breaks_change_moves_never_the_optimal_value(rules, objective):
+    values = [solve(rules, objective, tie_break=t, exact=True).values for t in TIE_RULES]
+    assert all(np.array_equal(values[0], v) for v in values[1:])
+
+
 @given(small_rules(), st.sampled_from(POLICIES))
 def test_win_probabilities_are_probabilities(rules, policy):
-    values = solve(rules, "win", policy).values
+    values = evaluate(rules, "win", policy).values
     assert np.all((values >= 0) & (values <= 1))
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(one_die="high-shut"), Rules(tiles=10, dice=1, sides=6)], ids=str)
+@pytest.mark.parametrize("objective", OBJECTIVES)
+@pytest.mark.parametrize("tie_break", TIE_RULES)
+@pytest.mark.parametrize("policy", ["optimal", "sequence-count"])
+def test_move_tables_on_the_report_boards_equal_the_reference(rules, objective, tie_break, policy):
+    """Ties are rare on random small boards and common on the report's (the 39 tied pairs of 9 tiles): the
+    whole move table against the reference's own enumeration, for every tie-break."""
+    table, _ = reference_moves(rules, objective, policy, tie_break)
+    solution = evaluate(rules, objective, policy, tie_break=tie_break, exact=True)
+    differ = [(board_tiles(m), r) for (m, r), move in table.items() if solution.sigma[m, r] != move]
+    assert differ == []

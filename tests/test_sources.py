@@ -6,7 +6,7 @@ from stb_core import Rules, board_mask, solve
 from stb_core.sources.expected_cost import (
     highest_cost_states,
     largest_tile_exceptions,
-    policy_table,
+    state_value_table,
     r_order,
     source_optimal_action,
 )
@@ -31,8 +31,10 @@ def test_partition_list_has_the_sources_68_and_65_on_ten_tiles():
 
 
 def test_strategy_comparison_simulations_cover_the_exact_values():
+    """Seeded, so deterministic; 4 standard errors (a correct engine misses with chance 6e-5)."""
     table = strategy_comparison(Rules(tiles=7), games=100_000, seed=5)
-    assert (table["low_95"] <= table["exact_p_win"]).all() and (table["exact_p_win"] <= table["high_95"]).all()
+    se = (table["exact_p_win"] * (1 - table["exact_p_win"]) / table["games"]) ** 0.5
+    assert ((table["simulated_p_win"] - table["exact_p_win"]).abs() <= 4 * se).all()
     by = table.set_index("policy")["exact_p_win"]
     assert by["optimal"] >= by["sequence-count"] >= by["random"]
 
@@ -86,7 +88,7 @@ def test_source_004_order_ties_and_tables():
     assert r_order([(1, 2, 5), (3, 5), (1, 3, 4)]) == [(3, 5), (1, 2, 5), (1, 3, 4)]
     assert source_optimal_action(cost, board_mask([1, 2, 3, 4, 5]), 8) == (3, 5)
     assert source_optimal_action(cost, board_mask([1, 2]), 12) is None
-    table = policy_table(rules, cost)
+    table = state_value_table(rules, cost)
     assert list(highest_cost_states(table)["label"])[:3] == ["{5, 6, 7, 8, 9}", "{4, 5, 7, 8, 9}", "{6, 7, 8, 9}"]
     exc = largest_tile_exceptions(rules, cost)
     row = exc[(exc["state"] == "{1, 4, 5, 8}") & (exc["dice_total"] == 9)]

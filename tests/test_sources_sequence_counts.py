@@ -2,7 +2,7 @@
 
 import pytest
 
-from stb_core import Rules, board_mask, counts_by_moves, legal_moves, solve
+from stb_core import Rules, board_mask, counts_by_moves, evaluate, legal_moves, solve
 from stb_core.boards import board_tiles, move_catalogue
 from stb_core.sources.sequence_counts import (
     move_comparison,
@@ -52,13 +52,13 @@ def test_rule_errors_cost_win_chance_and_explain_the_gap():
     assert (errors["sequences_after_rule"] >= errors["sequences_after_optimal"]).all()
     assert parse_move("{1, 6}") == [1, 6] and parse_move("{}") == []
     losses = rule_losses(TEN)
-    gap = float(solve(TEN, "win").value()) - float(solve(TEN, "win", "sequence-count").value())
+    gap = float(solve(TEN, "win").value()) - float(evaluate(TEN, "win", "sequence-count").value())
     assert losses["weighted_loss"].sum() == pytest.approx(gap, abs=1e-12)
     assert losses["cumulative_share"].iloc[-1] == pytest.approx(1.0)
     assert losses["weighted_loss"].is_monotonic_decreasing
 
 
 def test_exact_values_of_the_three_strategies():
-    assert float(solve(TEN, "win", "sequence-count").value()) == pytest.approx(0.039091, abs=5e-7)
-    assert float(solve(TEN, "win", "random").value()) == pytest.approx(0.007139, abs=5e-7)
+    assert float(evaluate(TEN, "win", "sequence-count").value()) == pytest.approx(0.039091, abs=5e-7)
+    assert float(evaluate(TEN, "win", "random").value()) == pytest.approx(0.007139, abs=5e-7)
     assert float(solve(TEN, "win").value()) == pytest.approx(0.040438, abs=5e-7)

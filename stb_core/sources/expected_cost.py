@@ -28,7 +28,7 @@ def source_optimal_action(solution: Solution, board: int, roll: int) -> tuple[in
     return min(moves, key=lambda m: solution.values[board & ~board_mask(m)])  # min keeps the first of ties
 
 
-def policy_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
+def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
     """Every non-empty state with its minimum expected cost, mean open tile and number of open tiles."""
     solution = solution or solve(rules, "remaining-sum", exact=rules.tiles <= 12)
     rows = [{"label": board_label(m), "board_mask": m, "value": float(solution.values[m]),

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..evaluate import evaluate
 from ..rules import Rules
-from ..solve import Solution, solve
-from ..tables import move_table
+from ..solve import Solution
+from ..tables import legal_moves_table
 
 TIE_TOLERANCE = 0.0001  # the source's get_optimal_move: moves within this of the chosen one are listed
 SCORINGS = {"traditional": "remaining-sum", "all or nothing": "win", "flipped count": "flipped-count"}
@@ -53,7 +54,7 @@ def _score(solution: Solution, value: float, scoring: str) -> float:
 
 def solutions(rules: Rules) -> dict[tuple[str, str], Solution]:
     """The nine (scoring, strategy) solutions."""
-    return {(scoring, strategy): solve(rules, objective, policy)
+    return {(scoring, strategy): evaluate(rules, objective, policy)
             for scoring, objective in SCORINGS.items() for strategy, policy in STRATEGIES.items()}
 
 
@@ -87,7 +88,7 @@ def board_exhibit(rules: Rules, scoring: str, solved: dict | None = None) -> pd.
 def _move_values(solution: Solution) -> pd.DataFrame:
     """The engine's move table of ``solution`` with each move's value after it (``after``) and the value
     after the strategy's chosen move (``chosen_value``), both in the engine's units."""
-    moves = move_table(solution)
+    moves = legal_moves_table(solution)
     after = moves.columns[moves.columns.str.endswith("_after") & ~moves.columns.str.startswith("best_")][0]
     moves = moves.rename(columns={after: "after"})
     chosen = moves.loc[moves["chosen"], ["board_mask", "roll", "after"]].rename(columns={"after": "chosen_value"})

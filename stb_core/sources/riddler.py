@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..boards import board_label, board_sum, board_tiles
-from ..evaluate import one_die_boards, reach_probabilities
+from ..boards import board_label, board_space, board_sum, board_tiles
+from ..evaluate import reach_probabilities
 from ..rules import Rules
 from ..solve import Solution, solve
 
@@ -27,7 +27,7 @@ def dice_choice_table(rules: Rules, solution: Solution | None = None) -> pd.Data
     solution = solution or solve(rules, "win")
     reach = np.asarray(reach_probabilities(solution), dtype=float)
     rows = []
-    for board in one_die_boards(rules).tolist():
+    for board in board_space(rules).choosing_dice.tolist():
         values = solution.dice_values(board)
         one, many = float(values[1]), float(values[rules.dice])
         tiles = board_tiles(board)

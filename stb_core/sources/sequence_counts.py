@@ -14,6 +14,7 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses
 from ..boards import board_label, board_mask, board_sum, legal_move_masks, move_catalogue
 from ..counts import total_winning_sequences, winning_sequence_counts
+from ..evaluate import evaluate
 from ..rules import Rules
 from ..simulate import simulate
 from ..solve import solve
@@ -40,7 +41,7 @@ def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
     rows = []
     for offset, (policy, label) in enumerate([("sequence-count", "source's 'optimal' rule (most sequences)"),
                                               ("random", "random legal move"), ("optimal", "truly optimal")]):
-        solution = solve(rules, "win", policy)
+        solution = evaluate(rules, "win", policy)
         result = simulate(solution, games, seed + offset)
         low, high = result.win_rate_ci
         rows.append({"policy": policy, "strategy": label, "exact_p_win": float(solution.value()),
@@ -78,7 +79,7 @@ def rule_errors(rules: Rules) -> pd.DataFrame:
     smaller chance of shutting the box than the optimal move, both judged with optimal play afterwards:
     both moves, the win chance after each, what the rule gives up, and the sequence counts it compared."""
     optimal = solve(rules, "win")
-    rule = solve(rules, "win", "sequence-count")
+    rule = evaluate(rules, "win", "sequence-count")
     table = choice_disagreements(optimal, rule)
     counts = total_winning_sequences(rules)
     values = np.asarray(optimal.values, dtype=float)

@@ -1,0 +1,381 @@
+"""How a player picks a move (policies), and the named rule that picks among equally good moves (tie-breaks).
+
+A policy chooses, for every board ``S`` and roll total ``r`` with a legal move, one move ``sigma(S, r)`` (a
+bit-mask). For a deterministic policy that choice is data, the **move table** ``sigma``, which
+:class:`stb_core.solve.Solution` builds on request together with the dice rolled from each board. Four kinds:
+
+* :class:`ValueRanked` -- ranks moves by the value of the board they leave: ``optimal`` (the objective's
+  best) and ``worst`` (its worst: source 002's *min* strategy);
+* :class:`KeyRanked` -- ranks moves by a key of (board, move) that needs no values: ``highest-tile``
+  (fewest tiles, then the highest tiles: source 002's hypothesis), ``sequence-count`` (most dice-weighted
+  winning sequences after the move: source 000's rule), or any vectorised key (:func:`key_policy`);
+* :class:`UniformRandom` -- a mixture: every legal move with the same chance (``random``, valued exactly);
+* :class:`FunctionPolicy` -- a function ``(open_tiles, roll, legal_moves) -> move`` on tuples of tiles.
+
+**Ties.** Moves that rank equal are decided by a :class:`TieBreak`, part of every solution:
+
+* ``canonical``    -- the first move in lexicographic order of its sorted tiles: ``(1, 6) < (3, 4) < (7,)``;
+* ``fewest-tiles`` -- fewest tiles, then the highest tiles (source 002's rule, used as a tie-break);
+* ``most-tiles``   -- most tiles, then the highest tiles;
+* ``then-<objective>`` -- the best move for a second objective among those equally good for the first
+  (play for the win; among equal moves, the one leaving the least expected sum), then ``canonical``.
+
+Exact (Fraction) runs find equal values exactly. Float runs treat values within a relative ``VALUE_RTOL``
+(1e-9) of the best as equal: their rounding error is about 1e-15 relative, while two moves that differ
+exactly differ by 1e-5 relative or more on every board of up to 10 tiles, so float and exact runs pick the
+same moves (a test checks it). Keys of key-ranked policies are compared exactly.
+
+**Dice.** A policy rolls all the dice unless the rules allow one die and one die is better for it by more
+than the tolerance (for ``worst``: better *against* the objective), or the rules force one die. A policy
+with a fixed ``dice_rule`` (a strategy card) rolls one die whenever allowed (``"one"``) or never (``"all"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .boards import board_tiles, legal_matrix, move_catalogue, tile_counts
+from .objectives import Objective, get_objective
+from .rules import Rules, RulesError
+
+VALUE_RTOL = 1e-9  # values within this relative distance of the best count as equal (float runs)
+
+PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
+
+
+# -- ranking moves --------------------------------------------------------------------------------------
+def _per_parent_best(index: np.ndarray, size: int, key: np.ndarray) -> np.ndarray:
+    """For each parent ``0 .. size - 1``: the largest ``key`` among its pairs (``-inf`` where it has none)."""
+    best = np.full(size, -np.inf, dtype=object if key.dtype == object else float)
+    np.maximum.at(best, index, key)
+    return best
+
+
+def _equal_to_best(key: np.ndarray, best: np.ndarray, tolerant: bool) -> np.ndarray:
+    """Whether each key equals its parent's best: exactly, or within ``VALUE_RTOL`` when ``tolerant``."""
+    if not tolerant or key.dtype == object:
+        return key == best
+    return key >= best - VALUE_RTOL * np.abs(best)
+
+
+def pick_moves(index: np.ndarray, size: int, keys: list[tuple[np.ndarray, bool]], rank: np.ndarray) -> np.ndarray:
+    """Choose one pair per parent, lexicographically: the largest first key (equal within tolerance when its
+    flag says so), then the largest second key among those, ..., then the smallest ``rank``.
+
+    ``index[i]`` is the parent (``0 .. size - 1``) of pair ``i``; each key is aligned with the pairs; ``rank``
+    (unique among one parent's pairs) is the tie-break's preference. Returns a boolean mask over the pairs
+    with exactly one ``True`` per parent that has pairs.
+    """
+    alive = np.ones(index.size, dtype=bool)
+    for key, tolerant in keys:
+        best = _per_parent_best(index[alive], size, key[alive])
+        alive &= _equal_to_best(key, best[index], tolerant)
+    least = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(least, index[alive], rank[alive])
+    return alive & (rank == least[index])
+
+
+@dataclass(frozen=True)
+class TieBreak:
+    """A named rule choosing among equally good moves: a preference among moves (``preference``: larger
+    is preferred), or a second objective whose values decide first (``secondary``), then ``canonical``."""
+
+    name: str
+    description: str
+    preference: Callable[[np.ndarray, int], np.ndarray] | None = None
+    secondary: Objective | None = None
+
+    def rank(self, moves: np.ndarray, tiles: int) -> np.ndarray:
+        """Rank of each move of one roll total given in canonical order (0 = most preferred); unique."""
+        moves = np.asarray(moves, dtype=np.int64)
+        if self.preference is None:
+            return np.arange(moves.size, dtype=np.int64)
+        order = np.argsort(-self.preference(moves, tiles), kind="stable")  # stable: canonical among equals
+        rank = np.empty(moves.size, dtype=np.int64)
+        rank[order] = np.arange(moves.size)
+        return rank
+
+
+def fewest_then_highest(moves: np.ndarray, tiles: int) -> np.ndarray:
+    """Preference "fewest tiles, then the highest tiles" (larger preferred): among moves of as many
+    tiles, the one holding the highest tile where they differ has the larger bit-mask, so the key is
+    ``mask - count * 2**tiles`` (exact in int64)."""
+    moves = np.asarray(moves, dtype=np.int64)
+    return moves - tile_counts(moves) * (1 << tiles)
+
+
+def most_then_highest(moves: np.ndarray, tiles: int) -> np.ndarray:
+    """Preference "most tiles, then the highest tiles" (larger preferred): ``mask + count * 2**tiles``."""
+    moves = np.asarray(moves, dtype=np.int64)
+    return moves + tile_counts(moves) * (1 << tiles)
+
+
+TIE_BREAKS = {
+    "canonical": TieBreak("canonical", "the first move in lexicographic order of its sorted tiles"),
+    "fewest-tiles": TieBreak("fewest-tiles", "fewest tiles, then the highest tiles", fewest_then_highest),
+    "most-tiles": TieBreak("most-tiles", "most tiles, then the highest tiles", most_then_highest),
+}
+
+
+def secondary_tie_break(objective: str | Objective) -> TieBreak:
+    """Ties decided by a second objective (its optimal value after the move), then canonically."""
+    obj = get_objective(objective)
+    return TieBreak(f"then-{obj.name}", f"the best move for {obj.name}, then canonical", secondary=obj)
+
+
+def get_tie_break(tie_break: str | TieBreak) -> TieBreak:
+    """The tie-break named ``tie_break`` (``canonical``, ``fewest-tiles``, ``most-tiles`` or
+    ``then-<objective>``), or the one given; unknown names raise :class:`RulesError`."""
+    if isinstance(tie_break, TieBreak):
+        return tie_break
+    if isinstance(tie_break, str) and tie_break in TIE_BREAKS:
+        return TIE_BREAKS[tie_break]
+    if isinstance(tie_break, str) and tie_break.startswith("then-"):
+        try:
+            return secondary_tie_break(tie_break.removeprefix("then-"))
+        except RulesError:
+            pass
+    raise RulesError(f"tie_break must be one of {', '.join(TIE_BREAKS)} or then-<objective> "
+                     f"(then-win, then-remaining-sum, then-flipped-count); got {tie_break!r}")
+
+
+# -- the pairs a choice is made among -------------------------------------------------------------------
+class Pairs:
+    """Every legal (board, move) pair for one ``roll`` total on some boards, as aligned arrays: ``parent`` (the
+    board), ``child`` (the board left after the move), ``index`` (the parent's position among the ``size``
+    boards), ``move``, and ``rank`` (the move's tie-break rank: smaller preferred).
+
+    ``index``, ``move`` and ``rank`` may be given as functions of the pairs, computed on first use (the
+    solver's fast path needs only parents and children)."""
+
+    def __init__(self, roll: int, size: int, parent: np.ndarray, child: np.ndarray, index, move=None, rank=None):
+        self.roll, self.size, self.parent, self.child = roll, size, parent, child
+        self._lazy = {"index": index, "move": move if move is not None else (lambda p: p.parent & ~p.child),
+                      "rank": rank}
+
+    def __getattr__(self, name: str):
+        lazy = self.__dict__.get("_lazy", {})
+        if name not in lazy:
+            raise AttributeError(name)
+        value = lazy[name](self) if callable(lazy[name]) else lazy[name]
+        setattr(self, name, value)
+        return value
+
+    def subset(self, keep: np.ndarray) -> Pairs:
+        """The pairs at positions ``keep``."""
+        return Pairs(self.roll, self.size, self.parent[keep], self.child[keep], self.index[keep], self.move[keep],
+                     self.rank[keep])
+
+    @classmethod
+    def on(cls, rules: Rules, boards: np.ndarray, roll: int, tie: TieBreak) -> Pairs:
+        """The pairs of ``boards`` (any int array) for ``roll``, in board order then canonical move order."""
+        boards = np.asarray(boards, dtype=np.int64)
+        moves = move_catalogue(rules).moves(roll)
+        if moves.size == 0:
+            empty = np.zeros(0, dtype=np.int64)
+            return cls(roll, boards.size, empty, empty, empty, empty, empty)
+        rows, cols = np.nonzero(legal_matrix(boards, moves))
+        parent = boards[rows]
+        return cls(roll, boards.size, parent, parent & ~moves[cols], rows, moves[cols],
+                   tie.rank(moves, rules.tiles)[cols])
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a policy may look at when it chooses: the rules, the objective it is judged by, the tie-break,
+    the values ``V`` known so far (and ``secondary``, the tie-break objective's values, when it has one)."""
+
+    rules: Rules
+    objective: Objective
+    tie_break: TieBreak
+    exact: bool
+    values: np.ndarray
+    secondary: np.ndarray | None = None
+
+
+# -- policies ---------------------------------------------------------------------------------------------
+class Policy:
+    """How a player picks a move. Subclasses say how moves rank (:meth:`keys`) or, for a mixture, how the
+    chances spread (:meth:`weights`); :meth:`choose` and the solver's sweep do the rest."""
+
+    name: str
+    mixture: bool = False      # True: no single move, a chance for each legal move (no move table)
+    dice_direction: int = +1   # +1: dice chosen for the objective; -1: against it (``worst``)
+    dice_rule: str | None = None  # None: dice chosen by value (above); "one": one die whenever allowed; "all"
+    uses_values: bool = False  # whether the ranking reads the values of the boards after the moves
+
+    def bind(self, rules: Rules) -> Policy:
+        """The policy ready for ``rules`` (e.g. with a table it needs computed); ``self`` by default."""
+        return self
+
+    def keys(self, context: Context, pairs: Pairs) -> list[tuple[np.ndarray, bool]]:
+        """Keys ranking each pair, most significant first (larger preferred), each with whether values
+        within ``VALUE_RTOL`` count as equal."""
+        raise NotImplementedError
+
+    def choose(self, context: Context, pairs: Pairs) -> np.ndarray:
+        """Mask over ``pairs``: the one move chosen per board (the tie-break decides among equals)."""
+        keys = self.keys(context, pairs)
+        if context.secondary is not None:
+            sense = context.tie_break.secondary.sense
+            keys = [*keys, (sense * context.secondary[pairs.child], True)]
+        return pick_moves(pairs.index, pairs.size, keys, pairs.rank)
+
+    def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
+        """Chance of each pair's move for a mixture policy (summing to 1 per board with a move; Fractions
+        when ``exact``)."""
+        raise RulesError(f"policy {self.name!r} is deterministic: it has a move table, not move chances")
+
+    def __repr__(self) -> str:
+        return f"<policy {self.name}>"
+
+
+@dataclass(frozen=True, repr=False)
+class ValueRanked(Policy):
+    """Moves ranked by ``direction x sense x V(S \\ m)``: ``optimal`` (+1) or ``worst`` (-1)."""
+
+    name: str
+    direction: int
+    uses_values = True
+
+    @property
+    def dice_direction(self) -> int:  # type: ignore[override]
+        return self.direction
+
+    def keys(self, context: Context, pairs: Pairs) -> list[tuple[np.ndarray, bool]]:
+        return [(self.direction * context.objective.sense * context.values[pairs.child], True)]
+
+
+@dataclass(frozen=True, repr=False)
+class KeyRanked(Policy):
+    """Moves ranked by a key of (board, move) needing no values, larger preferred, compared exactly:
+    ``key(rules)`` returns the function ``(parents, children, moves) -> keys`` on aligned int arrays."""
+
+    name: str
+    key: Callable[[Rules], Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]]
+    dice_rule: str | None = None
+    bound: Callable | None = field(default=None, compare=False)
+
+    def bind(self, rules: Rules) -> KeyRanked:
+        return KeyRanked(self.name, self.key, self.dice_rule, self.key(rules))
+
+    def keys(self, context: Context, pairs: Pairs) -> list[tuple[np.ndarray, bool]]:
+        if self.bound is None:
+            raise RulesError(f"policy {self.name!r} must be bound to the rules first (Policy.bind)")
+        return [(np.asarray(self.bound(pairs.parent, pairs.child, pairs.move)), False)]
+
+
+def key_policy(name: str, key: Callable[[Rules], Callable]) -> KeyRanked:
+    """A heuristic from a vectorised key: ``key(rules)`` gives ``(parents, children, moves) -> keys``
+    (larger preferred). E.g. shut the most tiles:
+    ``key_policy("most tiles", lambda rules: lambda parents, children, moves: tile_counts(moves))``."""
+    return KeyRanked(name, key)
+
+
+class UniformRandom(Policy):
+    """Every legal move with equal chance: valued exactly as the average over the legal moves."""
+
+    name = "random"
+    mixture = True
+
+    def keys(self, context: Context, pairs: Pairs):
+        raise RulesError("policy 'random' has no single move: it is a mixture of every legal move")
+
+    def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
+        count = np.bincount(pairs.index, minlength=pairs.size)[pairs.index]
+        if exact:
+            return np.array([Fraction(1, c) for c in count.tolist()], dtype=object)
+        return 1.0 / count
+
+    def sample(self, pairs: Pairs, rng: np.random.Generator) -> np.ndarray:
+        """Mask over ``pairs``: one move per board drawn uniformly with ``rng``."""
+        return pick_moves(pairs.index, pairs.size, [(rng.random(pairs.index.size), False)], pairs.rank)
+
+
+@dataclass(frozen=True, repr=False)
+class FunctionPolicy(Policy):
+    """A user function ``(open_tiles, roll, legal_moves) -> move`` on tuples of tiles, asked once per
+    (board, roll); the move it returns must be one of the legal ones."""
+
+    function: PolicyFunction
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return getattr(self.function, "__name__", "function")
+
+    def choose(self, context: Context, pairs: Pairs) -> np.ndarray:
+        chosen = np.zeros(pairs.index.size, dtype=bool)
+        starts = np.flatnonzero(np.r_[True, pairs.index[1:] != pairs.index[:-1]]) if pairs.index.size else []
+        bounds = [*starts, pairs.index.size]
+        for start, stop in zip(bounds[:-1], bounds[1:], strict=True):
+            options = pairs.move[start:stop].tolist()
+            move = call_policy(self.function, int(pairs.parent[start]), pairs.roll, options)
+            chosen[start + options.index(move)] = True
+        return chosen
+
+
+@dataclass(frozen=True, repr=False)
+class TablePolicy(Policy):
+    """A deterministic policy given as data: its move table ``sigma[S, r]`` (``-1`` where no move) and a
+    fixed ``dice_rule``. Valuing one move table under several objectives needs no new choices."""
+
+    name: str
+    sigma: np.ndarray = field(compare=False)
+    dice_rule: str | None = None
+
+    def choose(self, context: Context, pairs: Pairs) -> np.ndarray:
+        return pairs.move == self.sigma[pairs.parent, pairs.roll]
+
+
+def call_policy(function: PolicyFunction, board: int, roll: int, options: list[int]) -> int:
+    """Ask a user policy function for its move and check that it is one of the legal ones."""
+    tuples = [board_tiles(m) for m in options]
+    move = tuple(sorted(int(t) for t in function(board_tiles(board), roll, tuples)))
+    if move not in tuples:
+        raise RulesError(f"policy function returned {move} for open {board_tiles(board)} and roll {roll}; "
+                         f"legal moves are {tuples}")
+    return options[tuples.index(move)]
+
+
+# -- the named policies -----------------------------------------------------------------------------------
+def _highest_tile(rules: Rules):
+    tiles = rules.tiles
+    return lambda parents, children, moves: fewest_then_highest(moves, tiles)
+
+
+class _SequenceCount:
+    """Key of ``sequence-count``: the dice-weighted winning sequences left after the move (source 000)."""
+
+    def __call__(self, rules: Rules):
+        from .counts import total_winning_sequences
+
+        counts = total_winning_sequences(rules)
+        return lambda parents, children, moves: counts[children]
+
+
+OPTIMAL = ValueRanked("optimal", +1)
+POLICY_OBJECTS: dict[str, Policy] = {
+    "optimal": OPTIMAL,
+    "worst": ValueRanked("worst", -1),
+    "highest-tile": KeyRanked("highest-tile", _highest_tile),
+    "sequence-count": KeyRanked("sequence-count", _SequenceCount()),
+    "random": UniformRandom(),
+}
+POLICIES = tuple(POLICY_OBJECTS)
+
+
+def get_policy(policy: str | Policy | PolicyFunction) -> Policy:
+    """The policy named ``policy`` (one of ``POLICIES``), a :class:`Policy`, or a user function wrapped as
+    one; anything else raises :class:`RulesError` naming the choices."""
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, str) and policy in POLICY_OBJECTS:
+        return POLICY_OBJECTS[policy]
+    if callable(policy):
+        return FunctionPolicy(policy)
+    raise RulesError(f"policy must be one of {', '.join(POLICIES)} or a function; got {policy!r}")
+

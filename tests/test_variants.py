@@ -1,0 +1,102 @@
+"""The whole-map tables: variants, policy prices, disagreements, tie-breaks, scaling."""
+
+from fractions import Fraction
+
+import pytest
+from reference import reference_solver, reference_values
+
+from stb_core import Rules, RulesError, board_tiles, evaluate, solve
+from stb_core.variants import (
+    disagreement_summary,
+    loss_summary,
+    more_tiles_table,
+    pairs_with_choice,
+    policy_prices,
+    tie_break_distributions,
+    tie_break_table,
+    variant_rules,
+    variants_table,
+)
+
+
+def test_variants_table_forced_and_optional_agree_for_optimal_play():
+    table = variants_table(tiles=(7,)).set_index(["variant", "objective", "policy"])["value"]
+    for objective in ("win", "remaining-sum", "flipped-count"):
+        allowed = table[("one die allowed at 6 or less", objective, "optimal")]
+        assert allowed == pytest.approx(table[("one die forced at 6 or less", objective, "optimal")], abs=1e-12)
+
+
+def test_variants_with_one_die_are_the_same_game_as_two_dice_always():
+    """A one-die rule with one die is a no-op: the sweep over dice does not stop, the values coincide."""
+    table = variants_table(tiles=(6,), dice=1).set_index(["variant", "objective", "policy"])["value"]
+    for objective in ("win", "remaining-sum"):
+        assert table[("one die allowed at 6 or less", objective, "optimal")] == \
+            table[("two dice always", objective, "optimal")]
+
+
+def test_unknown_variant():
+    with pytest.raises(RulesError, match="variant must be one of two dice always"):
+        variant_rules("three dice sometimes")
+
+
+def test_policy_prices_against_the_reference():
+    rules = Rules(tiles=6)
+    prices = policy_prices(rules, {"highest": "highest-tile", "random": "random"}).set_index(["objective", "policy"])
+    for objective in ("win", "remaining-sum"):
+        best = float(reference_values(rules, objective)(frozenset(range(1, 7))))
+        for label, policy in (("highest", "highest-tile"), ("random", "random")):
+            value = float(reference_values(rules, objective, policy)(frozenset(range(1, 7))))
+            row = prices.loc[(objective, label)]
+            assert row["value"] == pytest.approx(value, abs=1e-12)
+            assert row["loss"] == pytest.approx(abs(best - value), abs=1e-12)
+
+
+def test_loss_summary_totals_are_the_whole_losses():
+    rules = Rules(tiles=7)
+    summary = loss_summary(rules, {"highest": "highest-tile"}).set_index("policy")
+    whole = float(solve(rules, "win").value() - evaluate(rules, "win", "highest-tile").value())
+    assert summary.loc["highest", "total_loss"] == pytest.approx(whole, abs=1e-12)
+
+
+def _brute_force_disagreements(rules: Rules) -> tuple[int, int]:
+    """(pairs with a choice, pairs where the sum-optimal move loses win chance), by the reference's moves."""
+    win, win_move, _ = reference_solver(rules, "win")
+    _, sum_move, _ = reference_solver(rules, "remaining-sum")
+    choice = costly = 0
+    from reference import moves as legal
+
+    for mask in range(rules.states):
+        board = frozenset(board_tiles(mask))
+        if sum(board) <= rules.win_at_most:
+            continue
+        for roll in rules.roll_totals:
+            if len(legal(rules, board, roll)) >= 2:
+                choice += 1
+                a, b = win_move(board, roll), sum_move(board, roll)
+                costly += win(board - set(a)) > win(board - set(b))
+    return choice, costly
+
+
+def test_disagreements_counted_independently():
+    rules = Rules(tiles=7)
+    choice, costly = _brute_force_disagreements(rules)
+    summary = disagreement_summary(rules).set_index("compared with")
+    assert pairs_with_choice(rules) == choice
+    assert summary.loc["sum-optimal move", "pairs where it costs the win"] == costly
+
+
+def test_tie_breaks_share_the_value_and_count_the_ties():
+    table = tie_break_table(Rules()).set_index("objective")
+    assert table.loc["win", "tied_pairs"] == 39  # counted by the issue from an exact enumeration
+    assert (table.filter(like="value_").nunique(axis=1) == 1).all()
+    spread = tie_break_distributions(Rules(), "win")
+    assert spread[["canonical", "fewest-tiles", "most-tiles"]].sum().tolist() == pytest.approx([1, 1, 1], abs=1e-12)
+    assert spread["spread"].max() > 0  # the tie rule moves probability between final sums
+
+
+def test_more_tiles_zero_beyond_twelve_with_two_dice():
+    table = more_tiles_table(14, dice=(2, 3))
+    two = table[table["dice"] == 2].set_index("tiles")
+    assert (two.loc[13:, "p_win"] == 0).all() and (two.loc[:12, "p_win_exact"] != "").all()
+    assert float(Fraction(two.loc[9, "p_win_exact"])) == pytest.approx(two.loc[9, "p_win"], abs=1e-15)
+    assert (table[table["dice"] == 3].set_index("tiles").loc[13:, "p_win"] > 0).all()
