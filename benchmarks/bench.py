@@ -169,7 +169,7 @@ def main() -> None:
     print(lines[-1], flush=True)
 
     solution = solve(nine, "win")
-    solution.sigma  # built once per solution; part of set-up, like the solve
+    _ = solution.sigma  # built once per solution; part of set-up, like the solve
     sim = median_seconds(lambda: simulate(solution, 1_000_000, seed=1), 3)
     per_game = python_games(nine, 20_000, seed=1)
     lines.append(row("1,000,000 simulated games, optimal policy", sim, 3, 3.0,

@@ -6,9 +6,9 @@ from stb_core import Rules, board_mask, solve
 from stb_core.sources.expected_cost import (
     highest_cost_states,
     largest_tile_exceptions,
-    state_value_table,
     r_order,
     source_optimal_action,
+    state_value_table,
 )
 from stb_core.sources.game_space import game_space, source_columns, source_exclusions, valid_states
 from stb_core.sources.open_and_shut import (
