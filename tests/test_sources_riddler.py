@@ -24,10 +24,10 @@ def test_dice_choice_table_covers_every_board_of_tiles_1_to_6():
     # the board's value is the better of the two choices
     solution = solve(RIDDLER, "win")
     for row in table.itertuples():
-        assert max(row.p_win_one_die, row.p_win_two_dice) == pytest.approx(float(solution.value(row.board_mask)))
+        assert max(row.p_win_one_die, row.p_win_all_dice) == pytest.approx(float(solution.value(row.board_mask)))
     single = table.set_index("board")
-    assert single.loc["{1}", "p_win_one_die"] == pytest.approx(1 / 6) and single.loc["{1}", "p_win_two_dice"] == 0
-    assert single.loc["{6}", "p_win_two_dice"] == pytest.approx(5 / 36)
+    assert single.loc["{1}", "p_win_one_die"] == pytest.approx(1 / 6) and single.loc["{1}", "p_win_all_dice"] == 0
+    assert single.loc["{6}", "p_win_all_dice"] == pytest.approx(5 / 36)
 
 
 def test_one_die_is_better_exactly_when_six_or_less_is_open():

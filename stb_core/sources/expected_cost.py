@@ -8,6 +8,8 @@ order. The functions here follow that order, using exact values so that ties are
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pandas as pd
 
 from ..boards import board_label, board_mask, board_tiles, legal_moves
@@ -21,11 +23,13 @@ def r_order(moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 def source_optimal_action(solution: Solution, board: int, roll: int) -> tuple[int, ...] | None:
-    """The source's ``optimal_action``: the first action in R's order among those with the least value."""
+    """The source's ``optimal_action``: the first action in R's order among those best for the solution's
+    objective (the least value for a cost such as ``remaining-sum``, the largest for the chance of winning)."""
     moves = r_order(legal_moves(solution.rules, board, roll))
     if not moves:
         return None
-    return min(moves, key=lambda m: solution.values[board & ~board_mask(m)])  # min keeps the first of ties
+    sense = solution.objective.sense
+    return min(moves, key=lambda m: -sense * solution.values[board & ~board_mask(m)])  # min keeps the first tie
 
 
 def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
@@ -71,3 +75,18 @@ def highest_cost_states(table: pd.DataFrame, n: int = 6) -> pd.DataFrame:
     ordered = table.assign(order=[(len(board_tiles(m)), board_tiles(m)) for m in table["board_mask"]])
     ordered = ordered.sort_values("order", kind="stable").sort_values("value", ascending=False, kind="stable")
     return ordered[["label", "value"]].head(n).reset_index(drop=True)
+
+
+def cost_trend(table: pd.DataFrame) -> pd.DataFrame:
+    """From :func:`state_value_table`: per number of open tiles, how many states and the rank correlation
+    between the mean open tile and the expected cost (1: the cost always rises with the mean tile)."""
+    rows = []
+    for count, group in table.groupby("tiles_open"):
+        correlation = group["state_average"].rank().corr(group["value"].rank()) if len(group) > 1 else float("nan")
+        rows.append({"tiles_open": count, "states": len(group), "rank_correlation": correlation})
+    return pd.DataFrame(rows)
+
+
+def hand_arithmetic_4_5() -> Fraction:
+    """The source's formula for P(win from {4, 5}), as written: 3/36 * 3/36 + 4/36 * 4/36 + 4/36."""
+    return Fraction(3, 36) * Fraction(3, 36) + Fraction(4, 36) * Fraction(4, 36) + Fraction(4, 36)

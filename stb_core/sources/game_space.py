@@ -61,6 +61,26 @@ def source_exclusions(rules: Rules) -> list[str]:
     return sorted((_open_text(t) for t in everything if _open_text(t) not in valid), key=lambda s: (len(s), s))
 
 
+def exclusion_reasons(rules: Rules, excluded: list[str]) -> str:
+    """Why each excluded set is not a state, in words: won already, or never left by any roll and move."""
+    won = [e for e in excluded if sum(int(c) for c in e) <= rules.win_at_most] if rules.tiles <= 9 else []
+    other = [e for e in excluded if e not in won]
+    parts = []
+    if won:
+        parts.append(f"{', '.join(won)} total {rules.win_at_most} or less (already won)")
+    if other:
+        parts.append(f"{', '.join(other)} cannot be reached: no roll and move leaves {'them' if len(other) > 1 else 'it'}")
+    return "; ".join(parts)
+
+
+def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
+    """The chance of winning with optimal play for each win threshold (the rest of ``rules`` kept)."""
+    from dataclasses import replace
+
+    return pd.DataFrame([{"win_at_most": w, "p_win": float(solve(replace(rules, win_at_most=w), "win").value())}
+                         for w in thresholds])
+
+
 def game_space(rules: Rules) -> pd.DataFrame:
     """One row per (state, roll total, legal move) — or per losing (state, roll) — with the source's
     columns, plus ``Redundant`` (the rows its ``remove_redundancy`` drops) and the engine's Part 2 columns:
@@ -85,6 +105,8 @@ def game_space(rules: Rules) -> pd.DataFrame:
                     "PWinAfter": float(values[after]) if move else 0.0,
                     "Removed": _open_text(move) if move else "",
                 })
+    if not rows:
+        return pd.DataFrame(columns=[*source_columns(rules), "Redundant", "PWinAfter", "Optimal"])
     table = pd.DataFrame(rows)
     for i in range(width):
         table[f"P{i + 1}"] = table[f"P{i + 1}"].astype("Int64")

@@ -175,3 +175,48 @@ def expected_score_shares(scores: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     long["maximum"] = long["scoring"].map(maximum)
     long["share of maximum"] = long["expected score"] / long["maximum"]
     return long
+
+
+def tied_cells(move_tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per scoring and strategy column: how many move cells list more than one move (the tie rule at work)."""
+    rows = []
+    for scoring, table in move_tables.items():
+        row = {"scoring": scoring}
+        for strategy in STRATEGIES:
+            row[strategy] = int(table[f"{strategy} Move"].str.contains("], [", regex=False).sum())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def highest_tile_losses(scores: pd.DataFrame) -> pd.DataFrame:
+    """Per scoring: the expected score of optimal play, of the highest-tile rule and of the worst play, and
+    what the rule loses against the optimum (in the scoring's units and in % of the optimum)."""
+    table = scores.reset_index().rename(columns={"Max": "optimal", "Highest Tile": "highest_tile", "Min": "worst"})
+    table["loss"] = table["optimal"] - table["highest_tile"]
+    table["loss_percent"] = 100 * table["loss"] / table["optimal"].where(table["optimal"] != 0)
+    table["worst_loss_percent"] = 100 * (table["optimal"] - table["worst"]) / table["optimal"].where(
+        table["optimal"] != 0)
+    return table[["scoring", "optimal", "highest_tile", "worst", "loss", "loss_percent", "worst_loss_percent"]]
+
+
+def exceptions_by_scoring(move_tables: dict[str, pd.DataFrame], scores: pd.DataFrame) -> pd.DataFrame:
+    """For each scoring: the (board, roll) pairs with a legal move, where its Max cell differs from its Highest
+    Tile cell and from the traditional Max cell, and the highest-tile rule's loss per game."""
+    losses = highest_tile_losses(scores).set_index("scoring")
+    traditional = move_tables["traditional"]["Max Move"]
+    return pd.DataFrame([{
+        "scoring": scoring, "pairs": len(table),
+        "max_differs_from_highest_tile": int((table["Max Move"] != table["Highest Tile Move"]).sum()),
+        "max_differs_from_traditional_max": int((table["Max Move"] != traditional).sum()),
+        "highest_tile_loss": losses.loc[scoring, "loss"], "loss_percent": losses.loc[scoring, "loss_percent"],
+    } for scoring, table in move_tables.items()])
+
+
+def exception_shapes(genuine: pd.DataFrame) -> dict:
+    """How the highest-tile pick differs from the optimal move over the genuine exceptions: ``same_size`` (as
+    many tiles, but not the highest ones), ``more_tiles`` (the optimum shuts more tiles), with one example."""
+    pick = genuine["Highest Tile Pick"].str.count(",") + 1
+    best = genuine["Max Move"].str.split("], [", regex=False).str[0].str.count(",") + 1
+    same = genuine[pick == best]
+    return {"same_size": len(same), "more_tiles": int((best > pick).sum()), "fewer_tiles": int((best < pick).sum()),
+            "example": (same["Max Move"].iloc[0], same["Highest Tile Pick"].iloc[0]) if len(same) else None}

@@ -37,7 +37,7 @@ def partition_list(rules: Rules) -> pd.DataFrame:
 
 def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
     """Win probability of the source's rule, random moves and optimal play: exact, and simulated as the
-    source did (``games`` games each, seeded) with 95% intervals."""
+    source did (``games`` games each, seeded) with Wilson 95% intervals and the simulation's z-score."""
     rows = []
     for offset, (policy, label) in enumerate([("sequence-count", "source's 'optimal' rule (most sequences)"),
                                               ("random", "random legal move"), ("optimal", "truly optimal")]):
@@ -45,7 +45,8 @@ def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
         result = simulate(solution, games, seed + offset)
         low, high = result.win_rate_ci
         rows.append({"policy": policy, "strategy": label, "exact_p_win": float(solution.value()),
-                     "simulated_p_win": result.win_rate, "low_95": low, "high_95": high, "games": games})
+                     "simulated_p_win": result.win_rate, "low_95": low, "high_95": high, "games": games,
+                     "z": result.z_score(float(solution.value()))})
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,230 @@
+"""Reproduction checks: every figure and statement a source published, against what the engine computes now.
+
+``data/published/<stem>.csv`` lists them, one row each, with its citation:
+
+* ``kind``: ``figure`` (a number, list or set the source computed; compared within ``tolerance`` or exactly)
+  or ``statement`` (a claim the source makes, which the notebook tests and reports as holding or not);
+* ``expected``: what this notebook says about the claim on the source's own game -- ``holds`` (it reproduces
+  the figure, or confirms the statement) or ``fails`` (it shows the source wrong: a finding).
+
+Verdicts: a figure is **reproduced** (✓) or **off** (✗: the source printed another value; the right one is
+shown beside it); a statement **holds** (✓) or is **contradicted** (✗). A ✗ is a finding about the source, not
+a failure of the build: the build fails only where the engine disagrees with a claim the notebook says it
+reproduces (``expected = holds``), as :class:`ReproductionError`. Simulations checked against exact values
+are statistical: a value outside its 95% interval is a warning with its z-score (it happens one time in
+twenty), a failure only beyond ``Z_FAIL`` standard errors.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import pandas as pd
+
+from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
+
+PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
+VERDICTS = {
+    ("figure", True): "reproduced",
+    ("figure", False): "the source's figure is off",
+    ("statement", True): "holds",
+    ("statement", False): "contradicted",
+}
+Z_FAIL = 6.0  # a simulation this many standard errors from the exact value is an engine error, not chance
+
+
+class ReproductionError(AssertionError):
+    """The engine disagrees with a published claim the notebook says it reproduces."""
+
+
+def load_published(stem: str) -> pd.DataFrame:
+    """The figures and statements a source published, with their citations: ``data/published/<stem>.csv``."""
+    table = pd.read_csv(PUBLISHED_DIR / f"{stem}.csv", dtype=str, keep_default_na=False)
+    missing = {"key", "kind", "claim", "published", "tolerance", "expected", "citation"} - set(table.columns)
+    if missing:
+        raise ValueError(f"data/published/{stem}.csv lacks the columns {sorted(missing)}")
+    return table
+
+
+def decimals(text: str) -> int | None:
+    """Decimal places of a published number written as text (None if it is not a decimal number)."""
+    match = re.fullmatch(r"-?\d+(?:\.(\d+))?", text.strip())
+    return None if match is None else len(match.group(1) or "")
+
+
+def shown_like(published: str, value) -> str:
+    """``value`` written at the published figure's precision: the same decimals, the same denominator for
+    a fraction (``168/1296`` beside ``169/1296``), thousands separators for integers; text as it is."""
+    text = published.strip()
+    if isinstance(value, bool) or isinstance(value, str):
+        return str(value)
+    if re.fullmatch(r"\d+/\d+", text):
+        denominator = int(text.split("/")[1])
+        scaled = Fraction(value).limit_denominator(10**12) * denominator
+        return f"{scaled.numerator}/{denominator}" if scaled.denominator == 1 else str(Fraction(value))
+    places = decimals(text)
+    if places is None:
+        return str(value)
+    if places == 0 and float(value) == round(float(value)):
+        return f"{int(round(float(value))):,}"
+    return f"{float(value):,.{places}f}"
+
+
+def _published_number(text: str) -> float | None:
+    try:
+        return float(Fraction(text.strip()))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+@dataclass(frozen=True)
+class Result:
+    """One check's outcome."""
+
+    key: str
+    kind: str
+    claim: str
+    published: str
+    computed: str
+    tolerance: str
+    mark: str
+    verdict: str
+    expected: str
+    citation: str
+    z: float | None = None
+
+    @property
+    def unexpected(self) -> bool:
+        """The engine disagrees with a claim the notebook says holds."""
+        return self.expected == "holds" and self.mark == FAIL
+
+
+@dataclass
+class Checks:
+    """The checks of one run: published claims (``add``), statistical comparisons (``chance``), and their
+    table and record for the index."""
+
+    stem: str
+    applicable: bool = True
+    results: list[Result] = field(default_factory=list)
+
+    def compare(self, computed: dict) -> Checks:
+        """Compare every published row with ``computed[key]``: a number, text, or for a statement a pair
+        ``(holds: bool, evidence: str)``. A key left out (or ``applicable=False``: parameters that are not
+        the source's game) is "not applicable"."""
+        published = load_published(self.stem)
+        unknown = set(computed) - set(published["key"])
+        if unknown:
+            raise KeyError(f"no published claim with key(s) {sorted(unknown)} in {self.stem}.csv")
+        for row in published.itertuples(index=False):
+            if not self.applicable or row.key not in computed:
+                self.results.append(Result(row.key, row.kind, row.claim, row.published, "", row.tolerance,
+                                           NOT_APPLICABLE, "not applicable to these parameters", row.expected,
+                                           row.citation))
+                continue
+            value = computed[row.key]
+            if row.kind == "statement":
+                holds, evidence = value
+                ok, shown = bool(holds), str(evidence)
+            else:
+                ok, shown = _matches(row.published, value, row.tolerance), shown_like(row.published, value)
+            self.results.append(Result(row.key, row.kind, row.claim, row.published, shown, row.tolerance,
+                                       PASS if ok else FAIL, VERDICTS[row.kind, ok], row.expected, row.citation))
+        return self
+
+    def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float) -> Checks:
+        """A simulated value against the exact one: ✓ inside its 95% interval, ⚠ outside it (chance, one time
+        in twenty; the z-score says how far), ✗ beyond ``Z_FAIL`` standard errors (not chance)."""
+        inside = low <= exact <= high
+        far = abs(z) > Z_FAIL
+        mark = PASS if inside else (FAIL if far else WARN)
+        verdict = ("exact value inside the 95% interval" if inside else
+                   f"outside the 95% interval: z = {z:+.1f}" + ("" if far else " (chance: 1 run in 20)"))
+        self.results.append(Result("", "simulation", claim, f"{exact:.6f}", f"{simulated:.6f} ({low:.6f} to "
+                                   f"{high:.6f})", "95% interval", mark, verdict, "holds", "", z))
+        return self
+
+    def invariant(self, claim: str, value: str, holds: bool) -> Checks:
+        """A property the numbers must have (e.g. probabilities adding up to 1)."""
+        self.results.append(Result("", "invariant", claim, "", value, "", PASS if holds else FAIL,
+                                   "holds" if holds else "fails", "holds", ""))
+        return self
+
+    # -- summaries ------------------------------------------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        """How many claims were reproduced (or hold), are off, contradicted, not applicable; warnings."""
+        sourced = [r for r in self.results if r.kind in ("figure", "statement")]
+        return {
+            "reproduced": sum(r.mark == PASS for r in sourced),
+            "off": sum(r.kind == "figure" and r.mark == FAIL for r in sourced),
+            "contradicted": sum(r.kind == "statement" and r.mark == FAIL for r in sourced),
+            "not_applicable": sum(r.mark == NOT_APPLICABLE for r in sourced),
+            "warnings": sum(r.mark == WARN for r in self.results),
+            "failed_checks": sum(r.mark == FAIL and r.kind in ("simulation", "invariant") for r in self.results),
+        }
+
+    def verdict(self) -> str:
+        """The page's verdict: reproduced; reproduced, the source's own figure is off; contradicted; or
+        not applicable (parameters off the source's game), or none (no source)."""
+        counts = self.counts()
+        if not any(r.kind in ("figure", "statement") for r in self.results):
+            return "no source"
+        if counts["not_applicable"] and not (counts["reproduced"] + counts["off"] + counts["contradicted"]):
+            return "not applicable"
+        if counts["contradicted"]:
+            return "contradicted"
+        if counts["off"]:
+            return "reproduced, the source's own figure is off"
+        return "reproduced"
+
+    def table(self) -> pd.DataFrame:
+        """The Checks table as the page shows it."""
+        return pd.DataFrame([{"claim": r.claim, "published": _pretty(r.published), "computed now": r.computed,
+                              "tolerance": r.tolerance or "exact", "check": r.mark, "verdict": r.verdict}
+                             for r in self.results])
+
+    def raise_unexpected(self) -> None:
+        """Raise :class:`ReproductionError` for every claim the notebook says holds but the engine does not
+        reproduce (and for simulations too far from the exact value to be chance)."""
+        bad = [r for r in self.results if r.unexpected]
+        if bad:
+            lines = "; ".join(f"{r.claim}: published {r.published}, computed {r.computed}" for r in bad)
+            raise ReproductionError(f"{self.stem}: the engine disagrees with {len(bad)} claim(s) this notebook "
+                                    f"reproduces: {lines}")
+
+    def record(self, run: str, title: str, headline: dict, findings: list[str]) -> dict:
+        """The run's record for the index: verdict, counts, headline numbers, findings, every check."""
+        return {"run": run, "stem": self.stem, "title": title, "verdict": self.verdict(), "counts": self.counts(),
+                "headline": {str(k): str(v) for k, v in headline.items()}, "findings": findings,
+                "checks": [r.__dict__ for r in self.results]}
+
+
+def _pretty(published: str) -> str:
+    text = published.strip()
+    return f"{int(text):,}" if re.fullmatch(r"\d{5,}", text) else text
+
+
+def _matches(published: str, computed, tolerance: str) -> bool:
+    if tolerance.strip():
+        expected = _published_number(published)
+        try:
+            return expected is not None and math.isclose(expected, float(computed), rel_tol=0,
+                                                         abs_tol=float(tolerance))
+        except (TypeError, ValueError):
+            return False
+    return published.strip() == str(computed).strip()
+
+
+def write_record(run: str, record: dict) -> None:
+    """``data/<run>/checks.json``: the run's record for the index."""
+    write_text(data_dir(run) / "checks.json", json.dumps(record, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_record(run: str) -> dict | None:
+    """The record a run wrote, or None."""
+    path = output_root() / "data" / run / "checks.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None

@@ -1,0 +1,48 @@
+"""Tables and figures written to disk: byte-stable, through temporary files, under the run's own name.
+
+Tables go to ``data/<run>/<name>.csv`` (tidy, machine column names, floats as ``%.10g``, no index); figures to
+``figures/<run>/<name>.{png,svg,pdf}``: PNG at 200 dpi without a software stamp, SVG with text as text and a
+fixed hash salt and no date, PDF with TrueType (Type 42) fonts and no creation date -- the same parameters
+give the same bytes. A run with other parameters writes under its own name (``parameters.run_name``), never
+over the default run's files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib as mpl
+import pandas as pd
+
+from .paths import data_dir, figure_dir, write_text
+
+FIGURE_FORMATS = ("png", "svg", "pdf")
+_METADATA = {
+    "png": {"Software": None},
+    "svg": {"Date": None},
+    "pdf": {"CreationDate": None, "Producer": None},
+}
+_SAVE_RC = {"svg.hashsalt": "shut-the-box", "svg.fonttype": "none", "pdf.fonttype": 42, "ps.fonttype": 42,
+            "pdf.compression": 6}
+
+
+def save_table(table: pd.DataFrame, run: str, name: str) -> Path:
+    """Write ``data/<run>/<name>.csv`` (floats as ``%.10g``, ``\\n`` line ends, no index); return the path."""
+    text = table.to_csv(index=False, float_format="%.10g", lineterminator="\n")
+    return write_text(data_dir(run) / f"{name}.csv", text)
+
+
+def save_figure(fig, run: str, name: str) -> list[Path]:
+    """Write ``fig`` to ``figures/<run>/<name>.{png,svg,pdf}`` with deterministic bytes; return the paths."""
+    paths = []
+    with mpl.rc_context(_SAVE_RC):
+        for fmt in FIGURE_FORMATS:
+            path = figure_dir(run) / f"{name}.{fmt}"
+            tmp = path.with_name(f".{path.name}.tmp")
+            try:
+                fig.savefig(tmp, format=fmt, dpi=200, metadata=_METADATA[fmt])
+                tmp.replace(path)
+            finally:
+                tmp.unlink(missing_ok=True)
+            paths.append(path)
+    return paths
