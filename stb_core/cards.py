@@ -30,9 +30,9 @@ from .analysis import decision_losses
 from .boards import board_space, legal_matrix, move_catalogue, tile_counts
 from .evaluate import evaluate
 from .objectives import get_objective
-from .policies import KeyRanked, TablePolicy
+from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves
 from .rules import Rules, RulesError
-from .solve import move_table, solve
+from .solve import solve
 
 LINE_BITS = 20  # each line's key is below 2**LINE_BITS; three lines fit an int64
 DICE_LINE = "roll one die when you may"
@@ -87,6 +87,7 @@ CRITERIA: dict[str, Criterion] = {criterion.text: criterion for criterion in [
     Criterion("shut the most tiles", lambda r: lambda b, c, m: tile_counts(m)),
     Criterion("shut the highest tile you can", lambda r: lambda b, c, m: _highest(m)),
     Criterion("shut the lowest tile you can", lambda r: lambda b, c, m: r.tiles + 1 - _lowest_tile(m)),
+    Criterion("shut tiles close together", lambda r: lambda b, c, m: r.tiles - (_highest(m) - _lowest_tile(m))),
     Criterion("keep 6, 7 and 8 open", lambda r: lambda b, c, m: 3 - tile_counts(m & _mask((6, 7, 8)))),
     Criterion("shut tiles above 6 first", lambda r: lambda b, c, m: tile_counts(m >> 6)),
     Criterion("keep 1 and 2 open", lambda r: lambda b, c, m: 2 - tile_counts(m & _mask((1, 2)))),
@@ -177,6 +178,33 @@ def _table_key(sigma: np.ndarray, dice_rule: str, rules: Rules) -> str:
     return digest.hexdigest()
 
 
+class CardTables:
+    """Every (board, move) pair of every roll on the boards still in play, with each criterion's key, computed
+    once: a card's move table is then one choice per roll (:meth:`sigma`), the same as
+    ``move_table(rules, card.policy())`` but without recomputing the keys for each card."""
+
+    def __init__(self, rules: Rules, lines=LINES):
+        self.rules = rules
+        playing = board_space(rules).playing
+        self.pairs = {roll: Pairs.on(rules, playing, roll, get_tie_break("canonical")) for roll in rules.roll_totals}
+        self.keys = {line: {roll: np.asarray(CRITERIA[line].key(rules)(p.parent, p.child, p.move), dtype=np.int64)
+                            for roll, p in self.pairs.items()} for line in lines if line != DICE_LINE}
+
+    def sigma(self, card: Card) -> np.ndarray:
+        """The card's move table ``sigma[S, r]``."""
+        rules = self.rules
+        table = np.full((rules.states, max(rules.roll_totals) + 1), -1, dtype=np.int64)
+        for roll, pairs in self.pairs.items():
+            if pairs.parent.size == 0:
+                continue
+            packed = np.zeros(pairs.parent.size, dtype=np.int64)
+            for line in card.move_lines:
+                packed = (packed << LINE_BITS) | self.keys[line][roll]
+            chosen = pick_moves(pairs.index, pairs.size, [(packed, False)], pairs.rank)
+            table[pairs.parent[chosen], roll] = pairs.move[chosen]
+        return table
+
+
 def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: int = 3, lines=LINES,
                  progress=None) -> pd.DataFrame:
     """Every card of up to ``max_lines`` lines valued exactly under each objective: one row per (card,
@@ -184,13 +212,14 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
     optimum) and ``plays_as``: the simplest card playing the same moves (cards that never consult a line
     play like a shorter card and are valued once). Best first per objective: least loss, then fewest lines."""
     cards = all_cards(max_lines, lines)
+    tables = CardTables(rules, lines)
     optimal = {o: float(solve(rules, o).value()) for o in objectives}
     senses = {o: get_objective(o).sense for o in objectives}
     values: dict[str, dict[str, float]] = {}
     plays_as: dict[str, str] = {}
     rows = []
     for i, card in enumerate(cards):
-        sigma = move_table(rules, card.policy())
+        sigma = tables.sigma(card)
         key = _table_key(sigma, card.dice_rule, rules)
         if key not in values:
             policy = TablePolicy(card.name, sigma, card.dice_rule)
@@ -203,8 +232,8 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
                          "optimal_value": optimal[objective], "loss": loss,
                          "loss_percent": 100 * loss / abs(optimal[objective]) if optimal[objective] else 0.0,
                          "plays_as": plays_as[key]})
-        if progress and (i + 1) % 200 == 0:
-            progress(i + 1, len(cards))
+        if progress and (i + 1) % 250 == 0:
+            progress(f"{i + 1} of {len(cards)} cards valued ({len(values)} distinct move tables)")
     table = pd.DataFrame(rows)
     table["loss"] = table["loss"].where(table["loss"].abs() > 1e-12, 0.0)
     return table.sort_values(["objective", "loss", "lines", "card"], kind="stable").reset_index(drop=True)
