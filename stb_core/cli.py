@@ -1,9 +1,9 @@
-"""``python -m stb_core``: solve, advise, distribution, counts and simulate from the command line.
+"""``python -m stb_core``: solve, advise, distribution, counts, simulate and players from the command line.
 
-Every subcommand takes the shared rule flags (``--tiles --dice --sides --one-die --one-die-forced
---max-per-move --win-at-most``) and ``--objective --policy --exact --json``. A user error (a value out of
-range, an impossible board or roll, an unknown choice) exits with status 2 and one line on stderr saying
-what is wrong and what is allowed; no traceback.
+Every subcommand takes the rule flags (``--tiles --dice --sides --one-die --one-die-forced --max-per-move
+--win-at-most``); the single-player ones add ``--objective --policy --tie-break --exact --json``. A user error --
+a value of the wrong type or out of range, an impossible board or roll, an unknown choice -- exits with status 2
+and one line on stderr naming the parameter and what is allowed; no traceback.
 """
 
 from __future__ import annotations
@@ -18,12 +18,23 @@ from .boards import board_label, board_sum, board_tiles, check_roll, parse_tiles
 from .counts import counts_by_moves
 from .evaluate import evaluate, final_sum_distribution
 from .objectives import OBJECTIVES
+from .players import PLAYERS_RANGE, SCORINGS, PubGame, fair_shut_pays, play
 from .policies import POLICIES, TIE_BREAKS
-from .rules import ONE_DIE_OPTIONS, Rules, RulesError
+from .rules import (
+    DICE_RANGE,
+    MAX_PER_MOVE_RANGE,
+    ONE_DIE_OPTIONS,
+    SIDES_RANGE,
+    TILES_RANGE,
+    WIN_AT_MOST_RANGE,
+    Rules,
+    RulesError,
+)
 from .simulate import MAX_GAMES, simulate
 from .solve import Solution
 
 PROG = "python -m stb_core"
+MIN_GAMES = 100  # fewer simulated games give no useful interval
 
 
 class UserError(Exception):
@@ -31,30 +42,95 @@ class UserError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's own errors: one line, no usage block
+    def error(self, message: str):  # argparse's own errors (a missing value, an unknown flag): one line
         raise UserError(message)
 
 
-def _shared_flags() -> argparse.ArgumentParser:
+# -- value types: each names its parameter and what is allowed ---------------------------------------------
+def integer(name: str, low: int, high: int):
+    """An argparse type: an integer in ``[low, high]``, else one line naming ``name`` and the range."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise UserError(f"{name} must be an integer between {low:,} and {high:,}; got {text!r}") from None
+        if not low <= value <= high:
+            raise UserError(f"{name} must be an integer between {low:,} and {high:,}; got {value:,}")
+        return value
+    return parse
+
+
+def number(name: str, low: float):
+    """An argparse type: a number of at least ``low``."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise UserError(f"{name} must be a number of at least {low:g}; got {text!r}") from None
+        if not value >= low or value == float("inf"):
+            raise UserError(f"{name} must be a number of at least {low:g}; got {text}")
+        return value
+    return parse
+
+
+def choice(name: str, options):
+    """An argparse type: one of ``options``."""
+    def parse(text: str) -> str:
+        if text not in options:
+            raise UserError(f"{name} must be one of {', '.join(options)}; got {text!r}")
+        return text
+    return parse
+
+
+def board_text(text: str) -> str:
+    """``--open``: tiles separated by commas (``2,6``), or ``none`` for the finished game with every tile shut.
+    An empty value, an empty item (``1,,2``) or a trailing comma is a mistake, not a board."""
+    stripped = text.strip()
+    if stripped.lower() == "none":
+        return "none"
+    items = stripped.split(",")
+    if not stripped or any(not item.strip() for item in items):
+        raise UserError(f"open must be tiles separated by commas, like 2,6 (or none: every tile shut); got {text!r}")
+    return stripped
+
+
+def _add(group, flag: str, kind, default, help: str) -> None:
+    group.add_argument(flag, type=kind, default=default, help=help, metavar=flag.strip("-").upper().replace("-", "_"))
+
+
+def _rule_flags() -> argparse.ArgumentParser:
     shared = _Parser(add_help=False)
     rules = shared.add_argument_group("rules")
-    rules.add_argument("--tiles", type=int, default=9, help="tiles 1..N start open (1-24; default 9)")
-    rules.add_argument("--dice", type=int, default=2, help="dice rolled (1-4; default 2)")
-    rules.add_argument("--sides", type=int, default=6, help="faces per die (2-20; default 6)")
-    rules.add_argument("--one-die", choices=ONE_DIE_OPTIONS, default="never",
-                       help="when one die may be rolled (default never)")
+    _add(rules, "--tiles", integer("tiles", *TILES_RANGE), 9, "tiles 1..N start open (1-24; default 9)")
+    _add(rules, "--dice", integer("dice", *DICE_RANGE), 2, "dice rolled (1-4; default 2)")
+    _add(rules, "--sides", integer("sides", *SIDES_RANGE), 6, "faces per die (2-20; default 6)")
+    _add(rules, "--one-die", choice("one_die", ONE_DIE_OPTIONS), "never",
+         f"when one die may be rolled: {', '.join(ONE_DIE_OPTIONS)} (default never)")
     rules.add_argument("--one-die-forced", action="store_true",
                        help="one die must be rolled when allowed (default: the player's option)")
-    rules.add_argument("--max-per-move", type=int, default=None, help="at most K tiles shut per roll")
-    rules.add_argument("--win-at-most", type=int, default=0,
-                       help="won when the open tiles total W or less (default 0: all shut)")
-    play = shared.add_argument_group("play")
-    play.add_argument("--objective", choices=OBJECTIVES, default="win", help="what a finished game is worth")
-    play.add_argument("--policy", choices=POLICIES, default="optimal", help="how moves are chosen")
-    play.add_argument("--tie-break", choices=tuple(TIE_BREAKS), default="canonical",
-                      help="which of equally good moves is played (default canonical: lowest tiles first)")
-    play.add_argument("--exact", action="store_true", help="exact fractions (up to 16 tiles)")
-    play.add_argument("--json", action="store_true", help="print JSON")
+    _add(rules, "--max-per-move", integer("max_per_move", *MAX_PER_MOVE_RANGE), None,
+         "at most K tiles shut per roll (default: no limit)")
+    _add(rules, "--win-at-most", integer("win_at_most", *WIN_AT_MOST_RANGE), 0,
+         "won when the open tiles total W or less (default 0: all shut)")
+    shared.add_argument("--json", action="store_true", help="print JSON")
+    return shared
+
+
+def _play_flags() -> argparse.ArgumentParser:
+    shared = _Parser(add_help=False)
+    play_ = shared.add_argument_group("play")
+    _add(play_, "--objective", choice("objective", OBJECTIVES), "win",
+         f"what a finished game is worth: {', '.join(OBJECTIVES)} (default win)")
+    _add(play_, "--policy", choice("policy", POLICIES), "optimal", f"how moves are chosen: {', '.join(POLICIES)}")
+    _add(play_, "--tie-break", choice("tie_break", tuple(TIE_BREAKS)), "canonical",
+         f"which of equally good moves is played: {', '.join(TIE_BREAKS)} (default canonical: lowest tiles first)")
+    play_.add_argument("--exact", action="store_true", help="exact fractions (up to 16 tiles)")
+    return shared
+
+
+def _open_flag() -> argparse.ArgumentParser:
+    shared = _Parser(add_help=False)
+    _add(shared, "--open", board_text, None, "open tiles, e.g. 2,6, or none (default: every tile)")
     return shared
 
 
@@ -62,29 +138,34 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one subcommand per question."""
     parser = _Parser(prog=PROG, description="Shut the Box, solved exactly.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                     metavar="{solve,advise,distribution,counts,simulate}")
-    shared = [_shared_flags()]
-    solve_ = commands.add_parser("solve", parents=shared, help="value of a board under a policy")
-    advise = commands.add_parser("advise", parents=shared, help="every legal move for a roll, best first")
-    dist = commands.add_parser("distribution", parents=shared, help="distribution of the final sum left")
-    counts = commands.add_parser("counts", parents=shared, help="winning move sequences by number of moves")
-    sim = commands.add_parser("simulate", parents=shared, help="Monte Carlo games with 95%% intervals")
-    for sub in (solve_, advise, dist, counts, sim):
-        sub.add_argument("--open", default=None, help="open tiles, e.g. 2,6 (default: every tile)")
-    advise.add_argument("--roll", type=int, default=None, help="the roll total to advise on")
-    sim.add_argument("--games", type=int, default=100_000, help=f"games to play (1-{MAX_GAMES:_})")
-    sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+                                     metavar="{solve,advise,distribution,counts,simulate,players}")
+    single = [_rule_flags(), _play_flags(), _open_flag()]
+    commands.add_parser("solve", parents=single, help="value of a board under a policy")
+    advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
+    commands.add_parser("distribution", parents=single, help="distribution of the final sum left")
+    commands.add_parser("counts", parents=[_rule_flags(), _open_flag()], help="winning move sequences by number of moves")
+    sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
+    pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
+    _add(advise, "--roll", integer("roll", 1, 80), None, "the roll total to advise on")
+    _add(sim, "--games", integer("games", MIN_GAMES, MAX_GAMES), 100_000, f"games to play ({MIN_GAMES}-{MAX_GAMES:_})")
+    _add(sim, "--seed", integer("seed", 0, 2**63 - 1), 0, "random seed (default 0)")
+    _add(pub, "--players", integer("players", *PLAYERS_RANGE), 2, "players, each staking 1 (2-6; default 2)")
+    _add(pub, "--scoring", choice("scoring", SCORINGS), "sum", "score: sum of the open tiles, or their digits")
+    _add(pub, "--shut-pays", number("shut_pays", 1), 1.0, "stakes each other player pays one who shuts the box (>= 1)")
+    pub.add_argument("--fair", action="store_true", help="also find the shut_pays that makes seat 1 even")
+    pub.add_argument("--exact", action="store_true", help="exact fractions (shut_pays given as a whole number)")
     return parser
 
 
 def _rules(args) -> Rules:
     return Rules(tiles=args.tiles, dice=args.dice, sides=args.sides, one_die=args.one_die,
-                 one_die_forced=args.one_die_forced, max_per_move=args.max_per_move,
-                 win_at_most=args.win_at_most)
+                 one_die_forced=args.one_die_forced, max_per_move=args.max_per_move, win_at_most=args.win_at_most)
 
 
 def _board(args, rules: Rules) -> int:
-    return rules.full_board if args.open is None else parse_tiles(args.open, rules, "open")
+    if args.open is None:
+        return rules.full_board
+    return 0 if args.open == "none" else parse_tiles(args.open, rules, "open")
 
 
 def _fraction(value) -> str:
@@ -106,7 +187,7 @@ def _solution(args, rules: Rules, exact: bool | None = None) -> Solution:
     return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact)
 
 
-# -- subcommands -----------------------------------------------------------------------------------
+# -- subcommands -----------------------------------------------------------------------------------------------
 def cmd_solve(args, rules: Rules) -> None:
     board = _board(args, rules)
     solution = _solution(args, rules)
@@ -116,7 +197,7 @@ def cmd_solve(args, rules: Rules) -> None:
         payload["exact"] = _fraction(value)
     shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
     _emit(args, payload, [
-        f"{rules.describe()}; objective {args.objective}; policy {args.policy}",
+        f"{rules.describe()}; objective {args.objective}; policy {args.policy}; ties {args.tie_break}",
         f"value of open {board_label(board)}: {shown}",
         f"solved in {solution.seconds:.3f} s",
     ])
@@ -137,7 +218,7 @@ def cmd_advise(args, rules: Rules) -> None:
                  f"with {board_sum(board)} left open."]
     else:
         lines = [f"open {board_label(board)}, roll {args.roll}, objective {args.objective}: "
-                 f"value after each move, best first"]
+                 f"value after each move, best first (ties: {args.tie_break})"]
         lines += [f"  shut {board_label(sum(1 << (t - 1) for t in move)):<16} {float(value):.10g}"
                   for move, value in moves]
     _emit(args, payload, lines)
@@ -146,14 +227,12 @@ def cmd_advise(args, rules: Rules) -> None:
 def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
     values = solution.dice_values(board)
     best = max(values, key=lambda d: solution.objective.sense * values[d])
-    payload = {"dice": {str(d): float(v) for d, v in values.items()}, "best": best,
-               **_header(args, rules, board)}
+    payload = {"dice": {str(d): float(v) for d, v in values.items()}, "best": best, **_header(args, rules, board)}
     if len(values) == 1:
         lines = [f"These rules give no choice of dice from open {board_label(board)}: roll {best} "
                  f"(value {float(values[best]):.10g})."]
     else:
-        lines = [f"open {board_label(board)}, objective {args.objective}: roll {best} "
-                 f"{'die' if best == 1 else 'dice'}"]
+        lines = [f"open {board_label(board)}, objective {args.objective}: roll {best} {'die' if best == 1 else 'dice'}"]
         lines += [f"  {d} {'die ' if d == 1 else 'dice'}  {float(v):.10g}" for d, v in values.items()]
     _emit(args, payload, lines)
 
@@ -168,8 +247,8 @@ def cmd_distribution(args, rules: Rules) -> None:
                "seconds": seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = {str(s): _fraction(p) for s, p in dist.items()}
-    lines = [f"final sum left from open {board_label(board)} ({args.policy} play for {args.objective})",
-             "  sum  probability"]
+    lines = [f"final sum left from open {board_label(board)} ({args.policy} play for {args.objective}, ties "
+             f"{args.tie_break})", "  sum  probability"]
     lines += [f"  {s:>3}  {float(p):.10g}" for s, p in dist.items()]
     lines.append(f"mean {float(mean):.10g}")
     _emit(args, payload, lines)
@@ -188,39 +267,65 @@ def cmd_counts(args, rules: Rules) -> None:
 
 def cmd_simulate(args, rules: Rules) -> None:
     board = _board(args, rules)
-    if not 1 <= args.games <= MAX_GAMES:
-        raise RulesError(f"games must be between 1 and {MAX_GAMES}, got {args.games}")
-    if args.seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {args.seed}")
     solution = _solution(args, rules, exact=False)
     start = time.perf_counter()
     result = simulate(solution, args.games, args.seed, board)
     seconds = time.perf_counter() - start
-    summary = result.summary()
-    payload = {**summary, "seconds": seconds, "exact_value": float(solution.value(board)),
-               **_header(args, rules, board)}
+    exact_value = float(solution.value(board))
+    payload = {**result.summary(), "seconds": seconds, "exact_value": exact_value, **_header(args, rules, board)}
     lo, hi = result.win_rate_ci
     slo, shi = result.mean_remaining_sum_ci
     _emit(args, payload, [
-        f"{args.games} games from open {board_label(board)}, {args.policy} play for {args.objective}, "
-        f"seed {args.seed}",
-        f"  win rate            {result.win_rate:.6f}  (95% interval {lo:.6f} to {hi:.6f})",
+        f"{args.games} games from open {board_label(board)}, {args.policy} play for {args.objective}, seed {args.seed}",
+        f"  win rate            {result.win_rate:.6f}  (95% interval {lo:.6f} to {hi:.6f}, Wilson)",
         f"  mean sum left open  {result.mean_remaining_sum:.6f}  (95% interval {slo:.6f} to {shi:.6f})",
-        f"  exact value ({args.objective}) {float(solution.value(board)):.6f}; simulated in {seconds:.2f} s",
+        f"  exact value ({args.objective}) {exact_value:.6f}; simulated in {seconds:.2f} s",
     ])
 
 
+def cmd_players(args, rules: Rules) -> None:
+    shut_pays = args.shut_pays
+    if args.exact:
+        if shut_pays != int(shut_pays):
+            raise UserError(f"--exact needs shut_pays as a whole number; got {shut_pays:g}")
+        shut_pays = int(shut_pays)
+    game = PubGame(rules, args.players, args.scoring, shut_pays)
+    result = play(game, exact=args.exact)
+    seats = [{"seat": int(r.seat), "expected_payoff": float(r.expected_payoff), "p_win": float(r.p_win),
+              "p_shut": float(r.p_shut)} for r in result.seats.itertuples()]
+    payload = {"seats": seats, "p_tie": float(result.p_tie), "players": args.players, "scoring": args.scoring,
+               "shut_pays": float(shut_pays), "rules": rules.describe()}
+    lines = [f"{args.players} players, {args.scoring} scoring, a shut box pays {shut_pays:g} from each other player; "
+             f"{rules.describe()}", "  seat  expected winnings  P(win)    P(shut the box)"]
+    lines += [f"  {s['seat']:>4}  {s['expected_payoff']:>+17.6f}  {s['p_win']:.6f}  {s['p_shut']:.6f}" for s in seats]
+    lines.append(f"  the pot is split with probability {float(result.p_tie):.6f}")
+    if args.fair:
+        fair = fair_shut_pays(game)
+        payload["fair_shut_pays"] = fair.shut_pays
+        if fair.shut_pays is None:
+            lines.append("  no bonus up to 1024 makes seat 1 even")
+        elif fair.exact_zero:
+            lines.append(f"  seat 1 breaks even when a shut box pays {fair.shut_pays:.6f} from each other player")
+        else:
+            lines.append(f"  seat 1's winnings jump across 0 at a bonus of {fair.shut_pays:.6f} (a later seat changes "
+                         f"its play there): no bonus makes it exactly even")
+    _emit(args, payload, lines)
+
+
 COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distribution,
-            "counts": cmd_counts, "simulate": cmd_simulate}
+            "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand; user errors print ``python -m stb_core: error: ...`` and return 2."""
     try:
         args = build_parser().parse_args(argv)
-        rules = _rules(args)
-        COMMANDS[args.command](args, rules)
+        COMMANDS[args.command](args, _rules(args))
     except (UserError, RulesError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -20,11 +20,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import board_space, check_board, legal_matrix, move_catalogue
+from .boards import board_levels, board_space, check_board, legal_matrix, move_catalogue
 from .objectives import Objective
-from .policies import Policy, PolicyFunction, TieBreak
+from .policies import Policy, PolicyFunction, TieBreak, get_tie_break, pick_moves
 from .rules import Rules
-from .solve import Solution, run_sweep, solve
+from .solve import Solution, level_pairs, run_sweep, solve
 
 
 def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Policy | PolicyFunction = "optimal",
@@ -75,6 +75,47 @@ def _spread(solution: Solution, boards: np.ndarray, mass: np.ndarray, dice: int,
         moved[index] = True
         np.add.at(ends, boards[~moved], share[~moved])
         np.add.at(reach, child, share[index] * chance)
+
+
+def final_board_columns(rules: Rules, values: np.ndarray, dice: np.ndarray, *, sense: int = +1,
+                        tie_break: str | TieBreak = "canonical", exact: bool = False) -> np.ndarray:
+    """For many games solved at once (``bellman_sweep`` with one utility per column: ``values`` and ``dice``
+    have a column per game), the probability that optimal play from the full board ends on each board, per
+    column. Each column's moves are its own optimal ones (``sense``: +1 to maximise), ties by ``tie_break``,
+    chosen exactly as :meth:`stb_core.solve.Solution.sigma` chooses them."""
+    tie = get_tie_break(tie_break)
+    space, levels = board_space(rules), board_levels(rules)
+    columns = values.shape[1]
+    dtype = object if exact else float
+    zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
+    reach = np.full((rules.states, columns), zero, dtype=dtype)
+    ends = np.full((rules.states, columns), zero, dtype=dtype)
+    reach[rules.full_board] = one
+    chances = {d: {r: (p if exact else float(p)) for r, p in rules.roll_distribution(d).items()}
+               for d in rules.dice_counts}
+    for k in range(rules.tiles, -1, -1):
+        boards = levels.boards(k)
+        mass = reach[boards]
+        if not np.any(mass != 0):
+            continue
+        won = space.won[boards]
+        ends[boards[won]] += mass[won]
+        mass[won] = zero
+        rolled = dice[boards]
+        for roll in rules.roll_totals:
+            chance = sum(np.where(rolled == d, chances[d].get(roll, 0), 0) for d in rules.dice_counts)
+            share = mass * chance
+            pairs = level_pairs(levels, tie, roll, k)
+            moved = np.zeros((boards.size, columns), dtype=bool)
+            if pairs.parent.size:
+                keys = (sense * values[pairs.child]).ravel()
+                index = (pairs.index[:, None] * columns + np.arange(columns)).ravel()
+                chosen = pick_moves(index, boards.size * columns, [(keys, True)], np.repeat(pairs.rank, columns))
+                rows, cols = np.divmod(np.flatnonzero(chosen), columns)
+                np.add.at(reach, (pairs.child[rows], cols), share[pairs.index[rows], cols])
+                moved[pairs.index[rows], cols] = True
+            ends[boards] += np.where(moved, zero, share)
+    return ends
 
 
 def final_board_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:

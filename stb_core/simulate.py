@@ -45,6 +45,7 @@ class SimulationResult:
     final_counts: np.ndarray  # number of tiles still open at the end of each game
     won: np.ndarray           # whether each game was won
     largest_sum: int          # the largest sum a game can leave (the tile total)
+    final_boards: np.ndarray  # the open tiles (bit-mask) at the end of each game
 
     @property
     def win_rate(self) -> float:
@@ -149,7 +150,7 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
         boards[playing] = current
         playing = playing[~stuck & ~won[current]]
     sums = board_space(rules).sums[boards].astype(np.int64)
-    return SimulationResult(games, seed, sums, tile_counts(boards), won[boards], rules.total)
+    return SimulationResult(games, seed, sums, tile_counts(boards), won[boards], rules.total, boards)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:

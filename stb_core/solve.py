@@ -139,22 +139,32 @@ def _utilities(objective: Objective, rules: Rules, exact: bool) -> np.ndarray:
     return utility.astype(float)
 
 
-def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exact: bool):
+def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exact: bool,
+                  utility: np.ndarray | None = None):
     """Solve the equation of the module docstring for every board, level by level.
 
     Returns ``(values, dice, secondary)``: ``V`` per board, the number of dice the policy rolls from each
     board, and (for a ``then-<objective>`` tie-break) the second objective's values under the same play.
+
+    ``utility`` (optional) gives ``u`` directly, one row per board; with a second axis it solves one game per
+    column at once (``values`` and ``dice`` then have the same columns) -- for the optimal (or worst) policy,
+    whose equation needs only the best value after a move.
     """
     space, levels = board_space(rules), board_levels(rules)
     dtype = object if exact else float
-    utility = _utilities(objective, rules, exact)
-    values = np.empty(rules.states, dtype=dtype)
-    dice = np.full(rules.states, rules.dice, dtype=np.int8)
+    utility = _utilities(objective, rules, exact) if utility is None else utility
+    tail = utility.shape[1:]
+    if tail and not (policy.uses_values and tie.secondary is None):
+        raise RulesError("several utilities at once need a value-ranked policy and a tie-break without a second "
+                         "objective")
+    column = (-1, *[1] * len(tail))  # a per-board array against every column
+    values = np.empty((rules.states, *tail), dtype=dtype)
+    dice = np.full((rules.states, *tail), rules.dice, dtype=np.int8)
     second = tie.secondary
     utility2 = None if second is None else _utilities(second, rules, exact)
     secondary = None if second is None else np.empty(rules.states, dtype=dtype)
     context = Context(rules, objective, tie, exact, values, secondary)
-    scratch = np.empty(rules.states, dtype=dtype)
+    scratch = np.empty((rules.states, *tail), dtype=dtype)
     weights = {c: {r: _probability(w, rules, exact) for r, w in rules.dice_weights(c).items()}
                for c in rules.dice_counts}
     values[0] = utility[0]
@@ -165,7 +175,7 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
         boards = levels.boards(k)
         stuck = utility[boards]
         stuck2 = None if second is None else utility2[boards]
-        expected = {c: np.zeros(boards.size, dtype=dtype) for c in weights}
+        expected = {c: np.zeros((boards.size, *tail), dtype=dtype) for c in weights}
         expected2 = {c: np.zeros(boards.size, dtype=dtype) for c in weights} if second else {}
         for roll in rules.roll_totals:
             pairs = level_pairs(levels, tie, roll, k)
@@ -180,11 +190,11 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
                         expected2[c] += p * q2
         value, value2 = expected[rules.dice], expected2.get(rules.dice)
         if rules.has_one_die_rule:
-            allowed = space.one_die[boards]
+            allowed = space.one_die[boards].reshape(column)
             if rules.one_die_forced or policy.dice_rule == "one":
                 single = allowed
             elif policy.dice_rule == "all":
-                single = np.zeros(boards.size, dtype=bool)
+                single = np.zeros(boards.size, dtype=bool).reshape(column)
             else:
                 single = _better(expected[1], value, direction, exact)
                 if second is not None:
@@ -194,12 +204,12 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
             value = np.where(single, expected[1], value)
             if second is not None:
                 value2 = np.where(single, expected2[1], value2)
-            dice[boards[single]] = 1
-        won = space.won[boards]
+            dice[boards] = np.where(single, 1, dice[boards])
+        won = space.won[boards].reshape(column)
         values[boards] = np.where(won, stuck, value)
         if second is not None:
             secondary[boards] = np.where(won, stuck2, value2)
-        dice[boards[won]] = rules.dice
+        dice[boards] = np.where(won, rules.dice, dice[boards])
     return values, dice, secondary
 
 

@@ -74,16 +74,29 @@ def test_simulate_within_its_interval(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["solve", "--tiles", "0"], "tiles must be between 1 and 24, got 0"),
-    (["solve", "--sides", "1"], "sides must be between 2 and 20, got 1"),
+    (["solve", "--tiles", "0"], "tiles must be an integer between 1 and 24; got 0"),
+    (["solve", "--sides", "1"], "sides must be an integer between 2 and 20; got 1"),
     (["solve", "--open", "1,11"], "open tiles must be between 1 and 9, got 11"),
     (["advise", "--open", "1,2", "--roll", "13"],
      "roll must be a total the dice can show from open {1, 2}, 2 to 12; got 13"),
     (["advise", "--open", "2,7", "--roll", "1", "--one-die", "high-shut"], "from open {2, 7}, 2 to 12; got 1"),
-    (["solve", "--one-die", "sometimes"], "invalid choice: 'sometimes' (choose from 'never', 'high-shut'"),
-    (["solve", "--objective", "score"], "invalid choice: 'score'"),
-    (["solve", "--tiles", "x"], "invalid int value: 'x'"),
-    (["simulate", "--games", "0"], "games must be between 1 and"),
+    (["solve", "--one-die", "sometimes"], "one_die must be one of never, high-shut, sum-le-6; got 'sometimes'"),
+    (["solve", "--objective", "score"], "objective must be one of win, remaining-sum, flipped-count; got 'score'"),
+    (["solve", "--tie-break", "random"], "tie_break must be one of canonical, fewest-tiles, most-tiles; got 'random'"),
+    (["solve", "--tiles", "abc"], "tiles must be an integer between 1 and 24; got 'abc'"),
+    (["simulate", "--seed", "abc"], "seed must be an integer between 0 and"),
+    (["simulate", "--games", "1e3"], "games must be an integer between 100 and 100,000,000; got '1e3'"),
+    (["simulate", "--games", "5"], "games must be an integer between 100 and 100,000,000; got 5"),
+    (["solve", "--open", "1,,2"], "open must be tiles separated by commas, like 2,6 (or none: every tile shut); "
+                                  "got '1,,2'"),
+    (["solve", "--open", "1,2,"], "open must be tiles separated by commas"),
+    (["solve", "--open="], "open must be tiles separated by commas"),
+    (["players", "--players", "1"], "players must be an integer between 2 and 6; got 1"),
+    (["players", "--players", "7"], "players must be an integer between 2 and 6; got 7"),
+    (["players", "--scoring", "count"], "scoring must be one of sum, digits; got 'count'"),
+    (["players", "--shut-pays", "0"], "shut_pays must be a number of at least 1; got 0"),
+    (["players", "--shut-pays", "-2"], "shut_pays must be a number of at least 1; got -2"),
+    (["players", "--shut-pays", "lots"], "shut_pays must be a number of at least 1; got 'lots'"),
     (["advise", "--roll", "9"], "advise needs --open"),
     (["solve", "--exact", "--tiles", "17"], "tiles must be at most 16 for exact values"),
 ])
@@ -91,6 +104,28 @@ def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and message in err and err.startswith("python -m stb_core: error:")
+
+
+def test_open_none_is_the_finished_game(capsys):
+    result = run_json(capsys, "solve", "--open", "none")
+    assert result["open"] == [] and result["value"] == 1.0
+
+
+def test_tie_break_is_echoed_and_changes_moves_not_values(capsys):
+    canonical = run_json(capsys, "distribution", "--tie-break", "canonical")
+    fewest = run_json(capsys, "distribution", "--tie-break", "fewest-tiles")
+    assert canonical["tie_break"] == "canonical" and fewest["tie_break"] == "fewest-tiles"
+    assert canonical["distribution"]["0"] == pytest.approx(fewest["distribution"]["0"], abs=1e-15)
+    assert canonical["distribution"] != fewest["distribution"]
+
+
+def test_players(capsys):
+    result = run_json(capsys, "players", "--players", "3", "--scoring", "digits", "--shut-pays", "2", "--tiles", "6")
+    assert [s["seat"] for s in result["seats"]] == [1, 2, 3]
+    assert sum(s["expected_payoff"] for s in result["seats"]) == pytest.approx(0, abs=1e-12)
+    assert set(result["seats"][0]) == {"seat", "expected_payoff", "p_win", "p_shut"} and 0 <= result["p_tie"] <= 1
+    fair = run_json(capsys, "players", "--tiles", "6", "--fair")
+    assert "fair_shut_pays" in fair
 
 
 def test_module_entry_point_without_traceback():

@@ -1,0 +1,411 @@
+r"""The pub game for stakes: two to six players take one turn each, the lowest score takes the pot, and a
+player who shuts the box ends the round at once and is paid a bonus by everyone.
+
+**The game.** Each of ``players`` stakes 1 and plays a full turn alone, in seat order, under the same
+:class:`~stb_core.rules.Rules`. A finished turn scores the open tiles, by their ``sum`` or read in increasing
+order as a decimal number (``digits``: {1, 5, 9} scores 159, {2, 10} scores 210); lower is better. A player
+who wins the turn (shuts the box; with ``win_at_most`` > 0, leaves that total or less) ends the round and is
+paid ``shut_pays`` stakes by each other player. Otherwise, once every seat has played, the lowest score takes
+the pot -- 1 stake from each other player -- and players tied for lowest share it: with ``n`` players and ``c``
+tied, each of them wins ``n / c - 1`` and everyone else loses 1. Payoffs add up to zero.
+
+**Play.** Each player knows the scores already made and maximises their own expected winnings, knowing how the
+later seats will respond (backward induction over seats). When seat ``k`` plays, what matters of the earlier
+scores is the best one so far, ``b``, and how many share it, ``c``: the state ``(b, c)``. With ``G_k(b, c, in)``
+the expected winnings of a player who has already played (``in``: tied for the best), before seat ``k`` plays,
+
+.. math::
+
+    G_{n+1}(b, c, \text{in}) = n / c - 1 \text{ if in else } -1, \qquad
+    G_k(b, c, \text{in}) = -x\,P_k(\text{shut}) + \sum_t P_k(t)\, G_{k+1}(b', c', \text{in}')
+
+where ``x`` is ``shut_pays``, ``P_k`` the distribution of seat ``k``'s result when it plays its best from
+``(b, c)``, and ``(b', c', in')`` the state after a score ``t``: a new best ``(t, 1)`` (no longer in) when
+``t < b``, one more at the best ``(b, c + 1)`` when ``t = b``, unchanged when ``t > b``. Seat ``k``'s own best play
+is the single-player Bellman equation of :mod:`stb_core.solve` with the terminal utility
+``u_k(F) = x (n - 1)`` for a won board and ``G_{k+1}`` of the state its score ``t`` makes, with itself in
+the best group when ``t <= b``. All the states of one seat are solved at once (one utility per column,
+``bellman_sweep``), and their result distributions come from the same move choice (ties: canonical).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+
+from .boards import board_space, board_tiles
+from .evaluate import final_board_columns, reachable_boards
+from .objectives import custom_objective, get_objective
+from .policies import OPTIMAL, get_tie_break
+from .rules import Rules, RulesError
+from .solve import Solution, bellman_sweep, solve
+
+SCORINGS = ("sum", "digits")
+PLAYERS_RANGE = (2, 6)
+CHUNK = 1024  # states of one seat solved together (columns of one sweep)
+
+
+def board_score(board: int, scoring: str) -> int:
+    """The score of a finished board: the open tiles' sum, or their digits in increasing order as a number."""
+    tiles = board_tiles(board)
+    if scoring == "sum":
+        return sum(tiles)
+    return int("".join(map(str, tiles))) if tiles else 0
+
+
+@dataclass(frozen=True)
+class PubGame:
+    """One game for stakes; invalid values raise :class:`RulesError` naming the parameter and what is allowed."""
+
+    rules: Rules = field(default_factory=Rules)
+    players: int = 2          # 2-6 players, seat 1 first
+    scoring: str = "sum"      # sum | digits
+    shut_pays: Real = 1       # stakes paid by each other player to one who shuts the box (>= 1)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise RulesError(f"rules must be a stb_core.Rules value, got {type(self.rules).__name__}")
+        low, high = PLAYERS_RANGE
+        if isinstance(self.players, bool) or not isinstance(self.players, int) or not low <= self.players <= high:
+            raise RulesError(f"players must be an integer between {low} and {high}, got {self.players!r}")
+        if self.scoring not in SCORINGS:
+            raise RulesError(f"scoring must be one of {', '.join(SCORINGS)}; got {self.scoring!r}")
+        check_shut_pays(self.shut_pays)
+
+
+def check_shut_pays(value, low: float = 1.0) -> Real:
+    """``value`` if it is a finite number of at least ``low``; :class:`RulesError` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(float(value)) \
+            or float(value) < low:
+        raise RulesError(f"shut_pays must be a number of at least {low:g} (stakes from each other player); "
+                         f"got {value!r}")
+    return value
+
+
+# -- scores ----------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scores:
+    """The scores a turn can end with: ``rank[F]`` of each final board among the distinct scores (``-1`` for a
+    won board), and ``value[t]`` the score of rank ``t``."""
+
+    rank: np.ndarray
+    value: list[int]
+
+    @property
+    def count(self) -> int:
+        return len(self.value)
+
+
+def final_scores(rules: Rules, scoring: str) -> Scores:
+    """Rank the scores of every board a turn can end on (reachable, not won), lowest first."""
+    space = board_space(rules)
+    finals = [int(b) for b in reachable_boards(rules, include_won=False)]
+    values = sorted({board_score(b, scoring) for b in finals})
+    position = {v: i for i, v in enumerate(values)}
+    rank = np.full(rules.states, -1, dtype=np.int64)
+    for board in range(rules.states):
+        if not space.won[board]:
+            rank[board] = position.get(board_score(board, scoring), -1)
+    return Scores(rank, values)
+
+
+# -- the backward induction ------------------------------------------------------------------------------
+@dataclass
+class SeatTables:
+    """What seat ``k``'s turn does from each state ``(b, c)``: its own expected winnings ``value``, the
+    chance it shuts the box ``shut``, and the chance of each final score ``result[:, t]``."""
+
+    states: list[tuple[int, int]]
+    value: np.ndarray
+    shut: np.ndarray
+    result: np.ndarray
+
+
+@dataclass
+class PubResult:
+    """The exact outcome of a :class:`PubGame` under best play by every seat."""
+
+    game: PubGame
+    exact: bool
+    scores: Scores
+    seat_tables: list[SeatTables]
+    seats: pd.DataFrame            # seat, expected_payoff, p_win, p_shut
+    p_tie: object                  # P(the pot is split)
+    later: list = field(repr=False, default_factory=list)  # G_{k+1} tables per seat, to rebuild utilities
+    shut_pays: object = None       # the bonus played (the game's, or the one asked for)
+
+    def seat_utility(self, seat: int, best: int, count: int) -> np.ndarray:
+        """Seat ``seat``'s terminal utility over every board from state ``(best, count)``."""
+        return _utility(self.game, self.scores, self.later[seat - 1], best, count, self.exact, self.shut_pays)
+
+    def seat_solution(self, seat: int = 1, best: int | None = None, count: int = 0) -> Solution:
+        """The single-player solution of one seat's turn from a state (seat 1: the empty state)."""
+        best = self.scores.count if best is None else best
+        utility = self.seat_utility(seat, best, count)
+        objective = custom_objective(f"seat {seat} winnings", of_board=lambda boards, u=utility: u[boards])
+        return solve(self.game.rules, objective, exact=self.exact)
+
+
+def _number(value, exact: bool):
+    return Fraction(value) if exact else float(value)
+
+
+def _utility(game: PubGame, scores: Scores, later, best: int, count: int, exact: bool, bonus) -> np.ndarray:
+    """``u_k(F)`` for every board: the bonus for a won board, else the later seats' ``G`` of the state made."""
+    g_in, g_out = later
+    n, rank = game.players, scores.rank
+    won = board_space(game.rules).won
+    dtype = object if exact else float
+    u = np.empty(game.rules.states, dtype=dtype)
+    u[won] = bonus * (n - 1)
+    t = rank[~won]
+    u[~won] = np.where(t < best, g_in[np.minimum(t, scores.count - 1), 1],
+                       np.where(t == best, g_in[best if best < scores.count else 0, count + 1],
+                                g_out[best, count]))
+    return u
+
+
+def _end_tables(game: PubGame, scores: Scores, exact: bool):
+    """``G_{n+1}``: ``n / c - 1`` for a player in the best group of ``c``, ``-1`` otherwise; and the same for
+    the indicator of ending in the best group (``H``)."""
+    n, m = game.players, scores.count
+    dtype = object if exact else float
+    g_in = np.empty((m + 1, n + 2), dtype=dtype)
+    for c in range(n + 2):
+        g_in[:, c] = _number(Fraction(n, c) - 1, exact) if c else _number(-1, exact)
+    g_out = np.full((m + 1, n + 2), _number(-1, exact), dtype=dtype)
+    h_in = np.full((m + 1, n + 2), _number(1, exact), dtype=dtype)
+    h_out = np.full((m + 1, n + 2), _number(0, exact), dtype=dtype)
+    return (g_in, g_out), (h_in, h_out)
+
+
+def _seat_states(seat: int, scores: Scores) -> list[tuple[int, int]]:
+    """The states seat ``seat`` may play from: ``(none, 0)`` for the first seat (``none`` = ``scores.count``),
+    else every score and 1 .. seat-1 players sharing it."""
+    if seat == 1:
+        return [(scores.count, 0)]
+    return [(b, c) for c in range(1, seat) for b in range(scores.count)]
+
+
+def _split(result: np.ndarray, best: np.ndarray, zero):
+    """For each state (row): the result distribution below its best score (a masked copy), at it, and the
+    total above it."""
+    t = np.arange(result.shape[1])
+    below = np.where(t[None, :] < best[:, None], result, zero)
+    inside = best < result.shape[1]
+    at = np.where(inside, result[np.arange(len(best)), np.minimum(best, result.shape[1] - 1)], zero)
+    above = np.where(t[None, :] > best[:, None], result, zero).sum(axis=1)
+    return below, at, above
+
+
+def _step(tables, result: np.ndarray, shut: np.ndarray, best: np.ndarray, count: np.ndarray, penalty, zero):
+    """``G_k`` (or ``H_k``) of every state ``(b, c)`` of a seat, for a player in and out of the best group:
+    the next seat's tables weighted by this seat's result distribution from each state."""
+    later_in, later_out = tables
+    m = result.shape[1]
+    below, at, above = _split(result, best, zero)
+    lower = (below * later_out[:m, 1][None, :]).sum(axis=1) + shut * penalty
+    b = np.minimum(best, m)
+    value_in = lower + at * later_in[b, count + 1] + above * later_in[b, count]
+    value_out = lower + at * later_out[b, count + 1] + above * later_out[b, count]
+    return value_in, value_out
+
+
+def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, progress=None) -> PubResult:
+    """Solve the game by backward induction over the seats (see the module docstring) and follow it forward:
+    each seat's expected winnings, chance of winning (alone or shared) and of shutting the box, and the
+    chance that the pot is split. ``shut_pays`` overrides the game's bonus with any number >= 0 (the search
+    for the fair bonus tries values below 1)."""
+    rules, n = game.rules, game.players
+    bonus = game.shut_pays if shut_pays is None else check_shut_pays(shut_pays, low=0.0)
+    if exact and not isinstance(bonus, int | Fraction):
+        raise RulesError("exact=True needs shut_pays as an int or a Fraction (a float is not exact)")
+    scores = final_scores(rules, game.scoring)
+    m = scores.count
+    dtype = object if exact else float
+    zero = _number(0, exact)
+    x = _number(bonus, exact)
+    g_next, h_next = _end_tables(game, scores, exact)
+    seat_tables: list[SeatTables | None] = [None] * n
+    later: list = [None] * n
+    h_tables: list = [None] * n
+    won = board_space(rules).won
+    objective = get_objective("win")  # only its name and sense are read: seats maximise their winnings
+    for seat in range(n, 0, -1):
+        states = _seat_states(seat, scores)
+        later[seat - 1] = g_next
+        h_tables[seat - 1] = h_next
+        value = np.empty(len(states), dtype=dtype)
+        shut = np.empty(len(states), dtype=dtype)
+        result = np.full((len(states), m), zero, dtype=dtype)
+        for start in range(0, len(states), CHUNK):
+            chunk = states[start:start + CHUNK]
+            utility = np.stack([_utility(game, scores, g_next, b, c, exact, x) for b, c in chunk], axis=1)
+            values, dice, _ = bellman_sweep(rules, objective, OPTIMAL, get_tie_break("canonical"), exact, utility)
+            ends = final_board_columns(rules, values, dice, exact=exact)
+            rows = slice(start, start + len(chunk))
+            value[rows] = values[rules.full_board]
+            shut[rows] = ends[won].sum(axis=0)
+            finals = np.flatnonzero(~won & (scores.rank >= 0))
+            np.add.at(result[rows].T, scores.rank[finals], ends[finals])
+            if progress:
+                progress(f"seat {seat} of {n}: {min(start + CHUNK, len(states))} of {len(states)} states solved")
+        seat_tables[seat - 1] = SeatTables(states, value, shut, result)
+        best = np.array([b for b, _ in states])
+        count = np.array([c for _, c in states])
+        made = []
+        for tables, penalty in ((g_next, -x), (h_next, zero)):
+            t_in = np.full((m + 1, n + 2), zero, dtype=dtype)
+            t_out = np.full((m + 1, n + 2), zero, dtype=dtype)
+            t_in[best, count], t_out[best, count] = _step(tables, result, shut, best, count, penalty, zero)
+            made.append((t_in, t_out))
+        g_next, h_next = made
+    return _forward(game, scores, seat_tables, later, h_tables, exact, x)
+
+
+def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact: bool, x) -> PubResult:
+    """Follow the round seat by seat: the chance of each state, each seat's results, the split pot."""
+    n, m = game.players, scores.count
+    zero, one = _number(0, exact), _number(1, exact)
+    dtype = object if exact else float
+    mass = np.full((m + 1, n + 2), zero, dtype=dtype)  # P(seat k plays from state (b, c)), no shut before
+    mass[m, 0] = one
+    ended = zero
+    rows = []
+    for seat in range(1, n + 1):
+        tables = seat_tables[seat - 1]
+        best = np.array([b for b, _ in tables.states])
+        count = np.array([c for _, c in tables.states])
+        q = mass[best, count]
+        h_in, h_out = h_tables[seat - 1]
+        below, at, above = _split(tables.result, best, zero)
+        p_shut = (q * tables.shut).sum()
+        b = np.minimum(best, m)
+        p_win = p_shut + (q * ((below * h_in[:m, 1][None, :]).sum(axis=1) + at * h_in[b, count + 1]
+                                + above * h_out[b, count])).sum()
+        rows.append({"seat": seat, "expected_payoff": (q * tables.value).sum() - x * ended, "p_win": p_win,
+                     "p_shut": p_shut})
+        following = np.full((m + 1, n + 2), zero, dtype=dtype)
+        following[:m, 1] += (q[:, None] * below).sum(axis=0)
+        inside = best < m
+        np.add.at(following, (best[inside], count[inside] + 1), (q * at)[inside])
+        np.add.at(following, (best, count), q * above)
+        mass = following
+        ended += p_shut
+    p_tie = mass[:, 2:].sum()
+    return PubResult(game, exact, scores, seat_tables, pd.DataFrame(rows), p_tie, later, x)
+
+
+# -- the fair bonus ------------------------------------------------------------------------------------------
+def first_seat_payoff(game: PubGame, shut_pays: float) -> float:
+    """Seat 1's expected winnings when the bonus is ``shut_pays`` (strategies re-optimised for it)."""
+    return float(play(game, shut_pays=shut_pays).seats.loc[0, "expected_payoff"])
+
+
+@dataclass(frozen=True)
+class FairBonus:
+    """The bonus at which seat 1 breaks even: ``shut_pays``, seat 1's winnings there (``payoff``: 0 within the
+    tolerance, unless the payoff jumps across 0 there -- a later seat changing its play -- and ``exact_zero`` is
+    False), and how many games were solved to find it."""
+
+    shut_pays: float | None
+    payoff: float | None
+    exact_zero: bool
+    evaluations: int
+
+
+def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.0, most: int = 60) -> FairBonus:
+    """The ``shut_pays`` at which seat 1's expected winnings are zero, strategies re-optimised at each trial:
+    bracket the sign change (doubling from 1, or halving below it), then regula falsi (Illinois) on the
+    piecewise-linear payoff, with bisection steps when it stalls. The result may be below 1 (seat 1 is favoured
+    even when a shut box pays only the pot); ``shut_pays`` is None when no bonus up to ``upper`` is fair."""
+    calls = 0
+
+    def f(x: float) -> float:
+        nonlocal calls
+        calls += 1
+        return first_seat_payoff(game, x)
+
+    low, high = 1.0, 1.0
+    f_low = f_high = f(1.0)
+    if f_high == 0:
+        return FairBonus(1.0, 0.0, True, calls)
+    if f_high > 0:  # seat 1 already gains at 1: the fair bonus is below 1
+        low, f_low = 0.0, f(0.0)
+    else:
+        while f_high < 0:
+            if high >= upper:
+                return FairBonus(None, None, False, calls)
+            low, f_low = high, f_high
+            high *= 2
+            f_high = f(high)
+    if f_low * f_high > 0:
+        return FairBonus(None, None, False, calls)
+    side = 0
+    x, fx = high, f_high
+    while calls < most and high - low > tolerance * max(1.0, high):
+        x = high - f_high * (high - low) / (f_high - f_low)
+        if not low < x < high or side in (2, -2):
+            x, side = (low + high) / 2, 0  # a bisection step when regula falsi stalls
+        fx = f(x)
+        if abs(fx) <= tolerance:
+            return FairBonus(x, fx, True, calls)
+        if fx * f_high > 0:
+            high, f_high = x, fx
+            f_low = f_low / 2 if side < 0 else f_low
+            side = side - 1 if side < 0 else -1
+        else:
+            low, f_low = x, fx
+            f_high = f_high / 2 if side > 0 else f_high
+            side = side + 1 if side > 0 else 1
+    return FairBonus(x, fx, abs(fx) <= tolerance, calls)
+
+
+# -- beside the exact values: a simulation of whole rounds ---------------------------------------------------
+def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
+    """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
+    standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: split pots."""
+    from .simulate import check_games, check_seed, simulate
+
+    rounds, seed = check_games(rounds), check_seed(seed)
+    game, scores = result.game, result.scores
+    n, m, x = game.players, scores.count, float(result.shut_pays)
+    rng = np.random.default_rng(seed)
+    best = np.full(rounds, m)
+    count = np.zeros(rounds, dtype=np.int64)
+    shut_by = np.zeros(rounds, dtype=np.int64)
+    finals = np.full((rounds, n), m + 1, dtype=np.int64)  # a seat that did not play never holds the best
+    for seat in range(1, n + 1):
+        at = np.flatnonzero(shut_by == 0)
+        for b, c in sorted(set(zip(best[at].tolist(), count[at].tolist(), strict=True))):
+            group = at[(best[at] == b) & (count[at] == c)]
+            outcome = simulate(result.seat_solution(seat, b, c), int(group.size), int(rng.integers(2**31)))
+            shut_by[group[outcome.won]] = seat
+            kept, ranks = group[~outcome.won], scores.rank[outcome.final_boards[~outcome.won]]
+            finals[kept, seat - 1] = ranks
+            best[kept[ranks < b]] = ranks[ranks < b]
+            count[kept[ranks < b]] = 1
+            count[kept[ranks == b]] += 1
+    payoff = np.zeros((rounds, n))
+    won = np.zeros((rounds, n), dtype=bool)
+    shut = shut_by > 0
+    for seat in range(1, n + 1):
+        mine = shut_by == seat
+        payoff[shut, seat - 1] = np.where(mine[shut], x * (n - 1), -x)
+        won[mine, seat - 1] = True
+    lowest = finals[~shut].min(axis=1)
+    in_best = finals[~shut] == lowest[:, None]
+    sharing = in_best.sum(axis=1)
+    payoff[~shut] = np.where(in_best, n / sharing[:, None] - 1, -1.0)
+    won[~shut] = in_best
+    table = pd.DataFrame([{"seat": seat, "mean_payoff": payoff[:, seat - 1].mean(),
+                           "payoff_se": payoff[:, seat - 1].std(ddof=1) / math.sqrt(rounds) if rounds > 1 else math.inf,
+                           "p_win": won[:, seat - 1].mean(), "p_shut": (shut_by == seat).mean()}
+                          for seat in range(1, n + 1)])
+    table.attrs["p_tie"] = float((sharing >= 2).sum() / rounds)
+    return table

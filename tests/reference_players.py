@@ -1,0 +1,74 @@
+"""A plain game-tree recursion for the pub game, independent of stb_core.players: every seat's turn is played
+move by move, each player choosing the move (and the dice) that maximise their own expected winnings over the
+rest of the round, which is itself expanded to the end. Exact fractions; small boards only.
+
+Returns, for the first seat's turn from the full board, the expected payoff of each seat, each seat's chance of
+winning (alone or shared) and of shutting the box, and the chance that the pot is split.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+from reference import dice_options, dice_totals, moves
+
+from stb_core import Rules
+
+
+def score(open_tiles: frozenset, scoring: str) -> int:
+    tiles = sorted(open_tiles)
+    if scoring == "sum":
+        return sum(tiles)
+    return int("".join(map(str, tiles))) if tiles else 0
+
+
+def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict:
+    x = Fraction(shut_pays)
+    full = frozenset(range(1, rules.tiles + 1))
+    zero = (Fraction(0),) * players
+
+    def outcome_vector(scores: tuple, shut_by: int | None):
+        """(payoffs, wins, shuts, split) of a finished round."""
+        n = players
+        if shut_by is not None:
+            pay = tuple(x * (n - 1) if i == shut_by else -x for i in range(n))
+            win = tuple(Fraction(int(i == shut_by)) for i in range(n))
+            return pay, win, win, Fraction(0)
+        low = min(scores)
+        best = [i for i in range(n) if scores[i] == low]
+        pay = tuple(Fraction(n, len(best)) - 1 if i in best else Fraction(-1) for i in range(n))
+        win = tuple(Fraction(int(i in best)) for i in range(n))
+        return pay, win, zero, Fraction(int(len(best) >= 2))
+
+    def add(a, b, p):
+        return tuple(u + p * v for u, v in zip(a, b, strict=True))
+
+    @cache
+    def round_from(scores: tuple) -> tuple:
+        """Expected (payoffs, wins, shuts, split) when seat len(scores) starts its turn."""
+        return turn(scores, full)
+
+    @cache
+    def turn(scores: tuple, board: frozenset) -> tuple:
+        seat = len(scores)
+        if sum(board) <= rules.win_at_most:
+            return outcome_vector(scores, seat)
+        options = []
+        for dice in dice_options(rules, board):
+            total = (zero, zero, zero, Fraction(0))
+            for roll, p in dice_totals(dice, rules.sides).items():
+                legal = moves(rules, board, roll)
+                if not legal:
+                    after = scores + (score(board, scoring),)
+                    result = round_from(after) if len(after) < players else outcome_vector(after, None)
+                else:
+                    results = [turn(scores, board - set(m)) for m in legal]
+                    result = max(results, key=lambda r: r[0][seat])  # max keeps the first (canonical) of ties
+                total = (add(total[0], result[0], p), add(total[1], result[1], p), add(total[2], result[2], p),
+                         total[3] + p * result[3])
+            options.append(total)
+        return max(options, key=lambda r: r[0][seat])  # the rules' dice first: ties keep them
+
+    payoff, win, shut, split = round_from(())
+    return {"expected_payoff": list(payoff), "p_win": list(win), "p_shut": list(shut), "p_tie": split}

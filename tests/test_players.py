@@ -1,0 +1,78 @@
+"""The pub game: against an independent game-tree recursion, zero-sum and symmetry, the fair bonus, the
+simulation, and bad input."""
+
+from fractions import Fraction
+
+import pytest
+from reference_players import reference_round
+
+from stb_core import Rules, RulesError
+from stb_core.players import PubGame, first_seat_payoff, play, simulate_rounds
+
+
+@pytest.mark.parametrize(("rules", "players", "scoring", "shut_pays"), [
+    (Rules(tiles=4), 2, "sum", 1),
+    (Rules(tiles=5), 2, "digits", 2),
+    (Rules(tiles=4), 3, "sum", Fraction(3, 2)),
+    (Rules(tiles=4, one_die="sum-le-6"), 3, "digits", 1),
+    (Rules(tiles=5, win_at_most=2, max_per_move=2), 2, "sum", 3),
+    (Rules(tiles=3, dice=1, sides=4), 3, "digits", 2),
+], ids=str)
+def test_game_matches_a_game_tree_recursion(rules, players, scoring, shut_pays):
+    game = PubGame(rules, players, scoring, shut_pays)
+    result = play(game, exact=True)
+    expected = reference_round(rules, players, scoring, shut_pays)
+    for column in ("expected_payoff", "p_win", "p_shut"):
+        assert list(result.seats[column]) == expected[column], column
+    assert result.p_tie == expected["p_tie"]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("scoring", ["sum", "digits"])
+def test_zero_sum_and_probabilities(players, scoring):
+    result = play(PubGame(Rules(tiles=7), players, scoring, 2))
+    assert result.seats["expected_payoff"].sum() == pytest.approx(0, abs=1e-12)
+    assert result.seats["p_win"].between(0, 1).all() and 0 <= result.p_tie <= 1
+
+
+@pytest.mark.parametrize("scoring", ["sum", "digits"])
+def test_exact_and_float_agree(scoring):
+    game = PubGame(Rules(tiles=5, one_die="high-shut"), 4, scoring, 2)
+    exact, floats = play(game, exact=True), play(game)
+    for column in ("expected_payoff", "p_win", "p_shut"):
+        assert [float(v) for v in exact.seats[column]] == pytest.approx(list(floats.seats[column]), abs=1e-12)
+
+
+def test_one_tile_every_score_is_equal():
+    """With one tile two dice never shut it: everyone scores 1, every pot is split, nobody wins anything."""
+    result = play(PubGame(Rules(tiles=1), 4, "sum", 2), exact=True)
+    assert result.p_tie == 1 and list(result.seats["expected_payoff"]) == [0] * 4
+    assert list(result.seats["p_shut"]) == [0] * 4
+
+
+def test_fair_bonus_makes_the_first_seat_even():
+    from stb_core.players import fair_shut_pays
+
+    game = PubGame(Rules(tiles=7), 3, "sum", 1)
+    fair = fair_shut_pays(game)
+    assert fair.exact_zero and abs(first_seat_payoff(game, fair.shut_pays)) <= 1e-9
+
+
+def test_simulation_of_rounds_covers_the_exact_values():
+    result = play(PubGame(Rules(tiles=6), 3, "digits", 2))
+    simulated = simulate_rounds(result, 40_000, seed=11)
+    for exact, row in zip(result.seats.itertuples(), simulated.itertuples(), strict=True):
+        assert abs(row.mean_payoff - exact.expected_payoff) <= 4 * row.payoff_se
+    assert simulated["mean_payoff"].sum() == pytest.approx(0, abs=1e-9)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"players": 1}, "players must be an integer between 2 and 6, got 1"),
+    ({"players": 7}, "players must be an integer between 2 and 6, got 7"),
+    ({"scoring": "count"}, "scoring must be one of sum, digits; got 'count'"),
+    ({"shut_pays": 0}, "shut_pays must be a number of at least 1"),
+    ({"shut_pays": -2}, "shut_pays must be a number of at least 1"),
+])
+def test_bad_game(kwargs, message):
+    with pytest.raises(RulesError, match=message):
+        PubGame(**kwargs)
