@@ -5,8 +5,8 @@ A card is an ordered list of lines, each a **criterion** a player can apply at t
 open tiles, the roll and the candidate moves ("shut the fewest tiles", "keep 6, 7 and 8 open", ...). The
 first line ranks the legal moves; the next line decides among the moves the first left equal, and so on;
 moves that no line separates go to the tie-break (the first move in the usual order, lowest tiles first).
-A card plays the dice by a line too: "roll one die when you may" (without it, a card always rolls all the
-dice).
+A card plays the dice by a line too, at the end: "roll one die when you may" or "roll one die when 6 or less is
+left" (without one, a card always rolls all the dice).
 
 Each criterion is a vectorised key of (board, child, move) arrays, larger preferred, an integer in
 ``[0, 2**20)``; a card's key packs its lines into one int64 (line 1 most significant), so a card is a plain
@@ -35,7 +35,7 @@ from .rules import Rules, RulesError
 from .solve import solve
 
 LINE_BITS = 20  # each line's key is below 2**LINE_BITS; three lines fit an int64
-DICE_LINE = "roll one die when you may"
+DICE_LINES = {"roll one die when you may": "one", "roll one die when 6 or less is left": "le6"}
 
 Key = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 
@@ -113,7 +113,7 @@ def _ways_to_roll(rules: Rules) -> np.ndarray:
     return ways
 
 
-LINES = (*CRITERIA, DICE_LINE)
+LINES = (*CRITERIA, *DICE_LINES)
 
 
 @dataclass(frozen=True)
@@ -129,6 +129,8 @@ class Card:
             raise RulesError(f"card lines must be among {', '.join(LINES)}; got {unknown[0]!r}")
         if len(set(self.lines)) != len(self.lines):
             raise RulesError(f"a card names each line once; got {self.lines}")
+        if sum(line in DICE_LINES for line in self.lines) > 1:
+            raise RulesError(f"a card has at most one dice line; got {self.lines}")
 
     @property
     def name(self) -> str:
@@ -136,11 +138,12 @@ class Card:
 
     @property
     def move_lines(self) -> tuple[str, ...]:
-        return tuple(line for line in self.lines if line != DICE_LINE)
+        return tuple(line for line in self.lines if line not in DICE_LINES)
 
     @property
     def dice_rule(self) -> str:
-        return "one" if DICE_LINE in self.lines else "all"
+        """The card's dice rule (a key of ``policies.DICE_RULES``): its dice line's, else all the dice."""
+        return next((DICE_LINES[line] for line in self.lines if line in DICE_LINES), "all")
 
     def policy(self) -> KeyRanked:
         """The card as a policy (its lines packed into one key, larger preferred)."""
@@ -161,13 +164,14 @@ class Card:
 
 
 def all_cards(max_lines: int = 3, lines=LINES) -> list[Card]:
-    """Every ordered choice of 1..max_lines distinct lines (the dice line only last: its place is moot)."""
-    moves = [line for line in lines if line != DICE_LINE]
+    """Every ordered choice of 1..max_lines distinct move lines, and each with one dice line last in place of
+    its last move line (a dice line's place is moot: it decides the dice, not the moves)."""
+    moves = [line for line in lines if line not in DICE_LINES]
+    dice = [line for line in lines if line in DICE_LINES]
     cards = []
     for n in range(1, max_lines + 1):
         cards += [Card(c) for c in itertools.permutations(moves, n)]
-        if DICE_LINE in lines:
-            cards += [Card((*c, DICE_LINE)) for c in itertools.permutations(moves, n - 1)]
+        cards += [Card((*c, d)) for d in dice for c in itertools.permutations(moves, n - 1)]
     return cards
 
 
@@ -188,7 +192,7 @@ class CardTables:
         playing = board_space(rules).playing
         self.pairs = {roll: Pairs.on(rules, playing, roll, get_tie_break("canonical")) for roll in rules.roll_totals}
         self.keys = {line: {roll: np.asarray(CRITERIA[line].key(rules)(p.parent, p.child, p.move), dtype=np.int64)
-                            for roll, p in self.pairs.items()} for line in lines if line != DICE_LINE}
+                            for roll, p in self.pairs.items()} for line in lines if line not in DICE_LINES}
 
     def sigma(self, card: Card) -> np.ndarray:
         """The card's move table ``sigma[S, r]``."""

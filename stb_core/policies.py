@@ -27,7 +27,8 @@ same moves (a test checks it). Keys of key-ranked policies are compared exactly.
 
 **Dice.** A policy rolls all the dice unless the rules allow one die and one die is better for it by more
 than the tolerance (for ``worst``: better *against* the objective), or the rules force one die. A policy
-with a fixed ``dice_rule`` (a strategy card) rolls one die whenever allowed (``"one"``) or never (``"all"``).
+with a fixed ``dice_rule`` (a strategy card) follows it instead: one of :data:`DICE_RULES` -- ``"all"`` (never one
+die), ``"one"`` (one die whenever allowed), ``"le6"`` (one die when allowed and 6 or less is left).
 """
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ from .rules import Rules, RulesError
 VALUE_RTOL = 1e-9  # values within this relative distance of the best count as equal (float runs)
 
 PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
+
+
+# A fixed dice rule: from boards (bit-masks) and their open sums, whether the player wants one die (where allowed).
+DICE_RULES = {
+    "all": lambda boards, sums: np.zeros(np.shape(boards), dtype=bool),
+    "one": lambda boards, sums: np.ones(np.shape(boards), dtype=bool),
+    "le6": lambda boards, sums: np.asarray(sums) <= 6,
+}
 
 
 # -- ranking moves --------------------------------------------------------------------------------------
@@ -205,7 +214,7 @@ class Policy:
     name: str
     mixture: bool = False      # True: no single move, a chance for each legal move (no move table)
     dice_direction: int = +1   # +1: dice chosen for the objective; -1: against it (``worst``)
-    dice_rule: str | None = None  # None: dice chosen by value (above); "one": one die whenever allowed; "all"
+    dice_rule: str | None = None  # None: dice chosen by value; else a key of DICE_RULES
     uses_values: bool = False  # whether the ranking reads the values of the boards after the moves
 
     def bind(self, rules: Rules) -> Policy:

@@ -179,9 +179,11 @@ class Rules:
 
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""
-        parts = [f"tiles 1-{self.tiles}", f"{self.dice}d{self.sides}"]
+        counts = {1: "one", 2: "two", 3: "three", 4: "four"}
+        parts = [f"tiles 1–{self.tiles}", f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"]
         if self.has_one_die_rule:
-            parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} ({self.one_die})")
+            when = "once every tile from 7 up is shut" if self.one_die == "high-shut" else "at 6 or less left"
+            parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.max_per_move is not None and self.max_per_move < self.tiles:
             parts.append(f"at most {self.max_per_move} tiles per roll")
         if self.win_at_most >= self.total:

@@ -45,6 +45,7 @@ from .boards import (
 )
 from .objectives import Objective, get_objective
 from .policies import (
+    DICE_RULES,
     OPTIMAL,
     VALUE_RTOL,
     Context,
@@ -191,10 +192,10 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
         value, value2 = expected[rules.dice], expected2.get(rules.dice)
         if rules.has_one_die_rule:
             allowed = space.one_die[boards].reshape(column)
-            if rules.one_die_forced or policy.dice_rule == "one":
+            if rules.one_die_forced:
                 single = allowed
-            elif policy.dice_rule == "all":
-                single = np.zeros(boards.size, dtype=bool).reshape(column)
+            elif policy.dice_rule is not None:
+                single = allowed & DICE_RULES[policy.dice_rule](boards, space.sums[boards]).reshape(column)
             else:
                 single = _better(expected[1], value, direction, exact)
                 if second is not None:

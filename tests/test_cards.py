@@ -5,7 +5,7 @@ import pytest
 from reference import reference_solver
 
 from stb_core import Rules, RulesError, evaluate
-from stb_core.cards import DICE_LINE, Card, all_cards, card_losses, pareto_front, search_cards
+from stb_core.cards import DICE_LINES, Card, all_cards, card_losses, pareto_front, search_cards
 
 
 def _by_hand(lines):
@@ -51,7 +51,7 @@ def test_card_value_equals_an_independent_evaluation(lines, objective):
 
 def test_dice_line_rolls_one_die_whenever_allowed():
     rules = Rules(tiles=7, one_die="sum-le-6")
-    card = evaluate(rules, "win", Card(("shut the fewest tiles", DICE_LINE)).policy())
+    card = evaluate(rules, "win", Card(("shut the fewest tiles", "roll one die when you may")).policy())
     plain = evaluate(rules, "win", Card(("shut the fewest tiles",)).policy())
     allowed = np.array([sum(t + 1 for t in range(7) if b >> t & 1) <= 6 for b in range(rules.states)])
     playing = np.array([b != 0 for b in range(rules.states)])

@@ -1,8 +1,10 @@
-"""The report as a user builds it: every notebook under papermill (defaults and one changed parameter),
-bad parameters refused before any work, and the rendered HTML opened in headless Chromium, offline.
+"""The report as a reader meets it: the whole report built once by the build driver (as ``make report`` does), a
+rerun matrix over every notebook's declared parameters, determinism, refused requests, and every page opened in
+headless Chromium with the network off -- reading checks (captions, headers, navigation, phone width, typeset
+math), the index's verdicts against the notebooks' checks, and the position explorer against the CLI.
 
-The whole report is built once per test session into a scratch folder (``STB_REPORT_DIR``), with outputs
-under ``STB_OUTPUT_ROOT`` (see conftest), by the same command ``make report`` runs.
+Everything is built into scratch folders (``STB_REPORT_DIR``, ``STB_OUTPUT_ROOT``): the committed outputs and the
+default ``report/`` are never touched.
 """
 
 from __future__ import annotations
@@ -15,22 +17,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+from stb_core.report.build import Job, build
+from stb_core.report.catalogue import CHAPTERS, EXPLORER, chapter, sources
+from stb_core.report.page import notebook_defaults
+from stb_core.report.parameters import DOMAINS, run_name
 
-# One changed parameter per notebook, chosen to run fast; the report must still build and say which
-# published figures do not apply.
-CHANGED = {
-    "01-sequence-counts": ["-p", "tiles", "8"],
-    "02-riddler-one-die": ["-p", "tiles", "8"],
-    "03-open-and-shut": ["-p", "tiles", "7"],
-    "04-game-space": ["-p", "win_at_most", "2"],
-    "05-expected-cost-mdp": ["-p", "tiles", "8"],
-    "06-whole-map": ["-p", "max_tiles", "10"],
-    "07-two-players": ["-p", "tiles", "8"],
-}
+ROOT = Path(__file__).resolve().parents[1]
+STEMS = [c.stem for c in CHAPTERS]
+pytestmark = pytest.mark.report
 
 
 def report_command(*args, report_dir: Path):
@@ -41,70 +38,255 @@ def report_command(*args, report_dir: Path):
 
 @pytest.fixture(scope="session")
 def report_dir(tmp_path_factory) -> Path:
-    """The whole report, built once with default parameters."""
+    """The whole report, built once with the default parameters, by the command ``make report`` runs."""
     folder = tmp_path_factory.mktemp("report")
     built = report_command(report_dir=folder)
     assert built.returncode == 0, built.stdout + built.stderr
     assert re.search(r"report built in [\d.]+ s", built.stdout)
+    assert "Traceback" not in built.stdout + built.stderr
+    assert "TCP without encryption" not in built.stdout + built.stderr, "kernel chatter in the build log"
+    assert "KeyboardInterrupt" not in built.stdout + built.stderr
     return folder
 
 
-def test_every_notebook_is_registered_with_a_changed_parameter():
-    assert set(NOTEBOOKS) <= set(CHANGED), "add a fast changed parameter for each new notebook"
+def records(folder: Path) -> dict:
+    out = Path(os.environ["STB_OUTPUT_ROOT"]) / "data"
+    return {p.parent.name: json.loads(p.read_text()) for p in out.glob("*/checks.json")}
 
 
-def test_report_lists_every_notebook_with_progress(report_dir):
-    index = (report_dir / "index.html").read_text()
-    for stem in NOTEBOOKS:
-        assert f'href="{stem}.html"' in index
-        assert (report_dir / f"{stem}.html").exists() and (report_dir / "notebooks" / f"{stem}.ipynb").exists()
+# -- the rerun matrix ----------------------------------------------------------------------------------------
+def matrix() -> list[tuple[str, dict]]:
+    """For each notebook: its quick base, then every parameter at the corners of its domain from that base,
+    plus the cases the reruns issue found broken."""
+    runs = []
+    for stem in STEMS:
+        domain, defaults = DOMAINS[stem], notebook_defaults(stem)
+        base = {**defaults, **domain.quick}
+        runs.append((stem, base))
+        for parameter in domain.parameters:
+            for value in parameter.corners():
+                values = {**base, parameter.name: value}
+                if values != base and values != defaults:
+                    runs.append((stem, values))
+    runs += [("01-sequence-counts", {**notebook_defaults("01-sequence-counts"), **DOMAINS["01-sequence-counts"].quick,
+                                     "board": "1,3,4,6,7"}),
+             ("03-open-and-shut", {**notebook_defaults("03-open-and-shut"), **DOMAINS["03-open-and-shut"].quick,
+                                   "dice": 4, "sides": 3})]
+    unique = {}
+    for stem, values in runs:
+        unique[run_name(stem, values, notebook_defaults(stem))] = (stem, values)
+    return list(unique.values())
 
 
-@pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_executed_notebook_has_no_errors_and_all_checks_pass(report_dir, stem):
-    executed = json.loads((report_dir / "notebooks" / f"{stem}.ipynb").read_text())
-    for cell in executed["cells"]:
-        for output in cell.get("outputs", []):
-            assert output["output_type"] != "error", f"{stem}: {output.get('evalue')}"
-            assert output.get("name") != "stderr", f"{stem} wrote to stderr: {''.join(output['text'])[:300]}"
-    checks = json.loads((Path(os.environ["STB_OUTPUT_ROOT"]) / "data" / stem / "checks.json").read_text())
-    assert checks["failed"] == 0 and checks["not_applicable"] == 0, checks
+MATRIX = matrix()
 
 
-@pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_notebook_runs_with_a_changed_parameter(report_dir, stem):
-    run = report_command("--notebook", stem, *CHANGED[stem], report_dir=report_dir)
-    assert run.returncode == 0, run.stdout + run.stderr
-    name = f"{stem}--{CHANGED[stem][1].replace('_', '-')}-{CHANGED[stem][2]}"
-    assert (report_dir / "runs" / f"{name}.html").exists()
-    checks = json.loads((Path(os.environ["STB_OUTPUT_ROOT"]) / "data" / name / "checks.json").read_text())
-    assert checks["failed"] == 0
-    assert (report_dir / f"{stem}.html").exists()  # the default report is still there
+def job(stem: str, values: dict) -> Job:
+    defaults = notebook_defaults(stem)
+    return Job(chapter(stem), {k: v for k, v in values.items() if defaults.get(k) != v},
+               run_name(stem, values, defaults))
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
-def test_misspelled_or_mistyped_parameter_is_an_error_before_any_work(tmp_path):
-    stem = NOTEBOOKS[0]
-    run = report_command("--notebook", stem, "-p", "tilez", "10", report_dir=tmp_path)
-    assert run.returncode == 2 and "unknown parameter 'tilez'" in run.stderr and "its parameters are:" in run.stderr
-    assert not (tmp_path / "runs").exists()
-    run = report_command("--notebook", "99-nothing", report_dir=tmp_path)
-    assert run.returncode == 2 and "notebook must be one of" in run.stderr
+@pytest.fixture(scope="session")
+def reruns(report_dir) -> list[Job]:
+    """Every run of the matrix, built by the build driver into the report's runs/ (two notebooks at a time)."""
+    jobs = [job(stem, values) for stem, values in MATRIX]
+    os.environ["STB_REPORT_DIR"] = str(report_dir)
+    try:
+        build(jobs, workers=2, log=lambda *a, **k: None)
+    finally:
+        del os.environ["STB_REPORT_DIR"]
+    return jobs
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
+def test_the_matrix_covers_every_parameter_of_every_notebook():
+    for stem in STEMS:
+        varied = {name for s, values in MATRIX if s == stem for name in values
+                  if values[name] != {**notebook_defaults(stem), **DOMAINS[stem].quick}[name]}
+        for parameter in DOMAINS[stem].parameters:
+            if parameter.corners():
+                assert parameter.name in varied, (stem, parameter.name)
+
+
+def executed_outputs(path: Path):
+    notebook = json.loads(path.read_text())
+    for cell in notebook["cells"]:
+        yield from cell.get("outputs", [])
+
+
+@pytest.mark.parametrize(("stem", "values"), MATRIX, ids=[run_name(s, v, notebook_defaults(s)) for s, v in MATRIX])
+def test_every_rerun_runs_cleanly(reruns, report_dir, stem, values):
+    run = job(stem, values)
+    page = report_dir / "runs" / f"{run.run}.html"
+    assert page.exists()
+    for output in executed_outputs(report_dir / "runs" / f"{run.run}.ipynb"):
+        assert output["output_type"] != "error", output.get("evalue")
+        assert output.get("name") != "stderr", "".join(output.get("text", ""))[:300]
+        assert output.get("name") != "stdout", f"a print line: {''.join(output.get('text', ''))[:200]}"
+    html = page.read_text()
+    assert not re.search(r"<tbody>\s*</tbody>", html), "an empty table"
+    record = records(report_dir)[run.run]
+    if record["source"] and record["parameters"] != notebook_defaults(stem):
+        # off the source's game no published figure is claimed as reproduced
+        assert all(c["mark"] in ("–", "⚠") or c["kind"] not in ("figure", "statement") or
+                   not _off_source(stem, values) for c in record["checks"])
+
+
+def _off_source(stem: str, values: dict) -> bool:
+    source_game = {"01-sequence-counts": {"tiles": 10}, "02-riddler-one-die": {"tiles": 9, "dice": 2, "sides": 6,
+                   "one_die": "high-shut"}, "03-open-and-shut": {"tiles": 9, "dice": 2, "sides": 6},
+                   "04-game-space": {"tiles": 9, "win_at_most": 3, "dice": 2, "sides": 6},
+                   "05-expected-cost-mdp": {"tiles": 9}}.get(stem, {})
+    return any(values.get(k) != v for k, v in source_game.items())
+
+
+# -- sentences follow the numbers ------------------------------------------------------------------------
+def table(report_dir: Path, run: str, name: str) -> pd.DataFrame:
+    return pd.read_csv(report_dir / "data" / run / f"{name}.csv", keep_default_na=False)
+
+
+def findings(report_dir: Path, run: str) -> str:
+    return " ".join(records(report_dir)[run]["findings"])
+
+
+def test_riddler_sentence_follows_its_own_table(reruns, report_dir):
+    from stb_core.sources.riddler import describe_one_die, one_die_by_sum
+
+    for run in [j for j in reruns if j.stem == "02-riddler-one-die"] + [job("02-riddler-one-die",
+                                                                              notebook_defaults("02-riddler-one-die"))]:
+        run_id = run.run
+        text = findings(report_dir, run_id)
+        choice_file = report_dir / "data" / run_id / "dice-choice.csv"
+        if not choice_file.exists():
+            assert "never" in (report_dir / "runs" / f"{run_id}.html").read_text() or run.default
+            continue
+        choice = pd.read_csv(choice_file)
+        where = describe_one_die(one_die_by_sum(choice))
+        assert where in text, (run_id, where, text)
+        summary = one_die_by_sum(choice)
+        match = re.search(r"exactly when the open tiles total (\d+) or less", text)
+        if match:
+            t = int(match.group(1))
+            assert (summary.loc[summary["open_sum"] <= t, "one_die_better"] == summary.loc[summary["open_sum"] <= t,
+                                                                                           "boards"]).all()
+            assert (summary.loc[summary["open_sum"] > t, "one_die_better"] == 0).all()
+
+
+def test_game_space_threshold_sentence(reruns, report_dir):
+    for run in [j for j in reruns if j.stem == "04-game-space"]:
+        values = {**notebook_defaults("04-game-space"), **run.parameters}
+        text = findings(report_dir, run.run)
+        w, tiles = values["win_at_most"], values["tiles"]
+        if w >= tiles * (tiles + 1) // 2:
+            continue
+        assert (f"when {w} or less left counts as a win" in text) == (w > 0), (run.run, text)
+
+
+def test_sequence_rule_sentence_follows_the_exact_values(reruns, report_dir):
+    for run in [j for j in reruns if j.stem == "01-sequence-counts"]:
+        strategies = table(report_dir, run.run, "strategies").set_index("policy")
+        rule, best = strategies.loc["sequence-count", "exact_p_win"], strategies.loc["optimal", "exact_p_win"]
+        assert ("loses nothing" in findings(report_dir, run.run)) == (rule >= best - 1e-12), run.run
+
+
+def test_pub_game_best_seat_sentence(reruns, report_dir):
+    for run in [j for j in reruns if j.stem == "07-pub-game"]:
+        seats = table(report_dir, run.run, "seats")
+        best = int(seats.loc[seats["expected_payoff"].idxmax(), "seat"])
+        assert f"The best seat is **seat {best}**" in findings(report_dir, run.run), run.run
+
+
+def test_recommended_card_is_the_simplest_within_the_margin(reruns, report_dir):
+    for run in [j for j in reruns if j.stem == "06-whole-map"] + [job("06-whole-map", notebook_defaults("06-whole-map"))]:
+        values = {**notebook_defaults("06-whole-map"), **run.parameters}
+        cards = table(report_dir, run.run, "strategy-cards")  # every card searched, valued
+        cards = cards[cards["objective"] == values["card_objective"]] if values["card_objective"] in set(
+            cards["objective"]) else None
+        if cards is None:
+            continue
+        close = cards[cards["loss_percent"] <= values["margin_percent"]].sort_values(["lines", "loss", "card"])
+        chosen = (close if len(close) else cards.sort_values(["loss", "lines", "card"])).iloc[0]["card"]
+        assert f"“**{chosen}**”" in findings(report_dir, run.run), run.run
+
+
+# -- determinism and refused requests ----------------------------------------------------------------------
+def test_two_builds_give_identical_pages(reruns, report_dir, tmp_path):
+    """The quick base run of every notebook, built again elsewhere: the same bytes."""
+    bases = [job(stem, values) for stem, values in MATRIX if values == {**notebook_defaults(stem),
+                                                                           **DOMAINS[stem].quick}]
+    os.environ["STB_REPORT_DIR"] = str(tmp_path)
+    try:
+        build(bases, workers=2, log=lambda *a, **k: None)
+    finally:
+        del os.environ["STB_REPORT_DIR"]
+    for run in bases:
+        first = (report_dir / "runs" / f"{run.run}.html").read_bytes()
+        assert (tmp_path / "runs" / f"{run.run}.html").read_bytes() == first, run.run
+        for csv in (report_dir / "data" / run.run).glob("*.csv"):
+            assert (tmp_path / "data" / run.run / csv.name).read_bytes() == csv.read_bytes(), csv
+
+
+def test_default_values_are_refused_and_the_default_report_stays(report_dir):
+    before = (report_dir / "02-riddler-one-die.html").read_bytes()
+    run = report_command("--notebook", "02-riddler-one-die", "-p", "tiles", "9", report_dir=report_dir)
+    assert run.returncode == 2 and "that is the default report" in run.stderr
+    assert (report_dir / "02-riddler-one-die.html").read_bytes() == before
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--notebook", "01-sequence-counts", "-p", "tilez", "10"], "unknown parameter 'tilez'"),
+    (["--notebook", "06-whole-map", "-p", "compare_tiles", "0"], "compare_tiles must be an integer between 1 and 16"),
+    (["--notebook", "06-whole-map", "-p", "margin_percent", "-1"], "margin_percent must be a number between 0 and 100"),
+    (["--notebook", "02-riddler-one-die", "-p", "one_die", "sometimes"], "one_die must be one of never, high-shut"),
+    (["--notebook", "01-sequence-counts", "-p", "board", "1,12"], "board must list tiles between 1 and tiles = 10"),
+    (["--notebook", "07-pub-game", "-p", "players", "7"], "players must be an integer between 2 and 6"),
+    (["--notebook", "99-nothing"], "notebook must be one of"),
+])
+def test_bad_requests_are_refused_before_any_work(tmp_path, args, message):
+    run = report_command(*args, report_dir=tmp_path)
+    assert run.returncode == 2 and message in run.stderr and run.stderr.count("\n") == 1, run.stderr
+    assert not (tmp_path / "runs").exists() and not list(tmp_path.glob("figures/*"))
+
+
+def test_run_names_keep_signs_and_decimals():
+    defaults = notebook_defaults("06-whole-map")
+    names = {run_name("06-whole-map", {**defaults, "margin_percent": v}, defaults) for v in (-1.0, 1.0, 1.5)}
+    assert len(names) == 3 and "06-whole-map--margin_percent=-1.0" in names
+
+
+def test_a_failing_notebook_writes_nothing(report_dir, tmp_path, monkeypatch):
+    """A notebook that fails (here: an impossible output folder) leaves the built report as it was."""
+    before = {p: p.read_bytes() for p in report_dir.glob("*.html")}
+    monkeypatch.setenv("STB_REPORT_DIR", str(report_dir))
+    from stb_core.report.build import NotebookFailed
+
+    bad = Job(chapter("05-expected-cost-mdp"), {"tiles": 0}, "05-expected-cost-mdp--tiles=0")
+    with pytest.raises(NotebookFailed, match="tiles must be an integer between 1 and 12"):
+        build([bad], workers=1, log=lambda *a, **k: None)
+    assert {p: p.read_bytes() for p in report_dir.glob("*.html")} == before
+    assert not (report_dir / "runs" / "05-expected-cost-mdp--tiles=0.html").exists()
+    assert not (report_dir / ".build").exists()
+
+
 def test_papermill_direct_injection_of_an_unknown_name_fails_in_the_notebook(tmp_path):
-    """Run papermill itself (which only warns) with ``-p tilez 10``: the notebook's own check stops it."""
-    stem = NOTEBOOKS[0]
+    stem = STEMS[0]
     out = tmp_path / "out.ipynb"
     run = subprocess.run([sys.executable, "-m", "papermill", str(ROOT / "notebooks" / f"{stem}.ipynb"), str(out),
                           "-p", "tilez", "10", "-k", "python3", "--cwd", str(ROOT / "notebooks")],
-                         capture_output=True, text=True)
+                         capture_output=True, text=True, env={**os.environ, "STB_OUTPUT_ROOT": str(tmp_path)})
     assert run.returncode != 0 and "unknown parameter 'tilez'" in run.stderr + run.stdout
 
 
-# -- the browser -------------------------------------------------------------------------------------------
-def chromium():
+def test_every_notebook_declares_exactly_its_parameters():
+    for stem in STEMS:
+        defaults = notebook_defaults(stem)
+        assert set(defaults) == set(DOMAINS[stem].names), stem
+        DOMAINS[stem].check(defaults)
+        DOMAINS[stem].check({**defaults, **DOMAINS[stem].quick})
+
+
+# -- the pages in the browser ----------------------------------------------------------------------------------
+def chromium(width: int = 1280):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -112,8 +294,7 @@ def chromium():
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1280,1600",
-                 "--host-resolver-rules=MAP * ~NOTFOUND"):  # the network is off: no host resolves
+                 f"--window-size={width},1600", "--host-resolver-rules=MAP * ~NOTFOUND"):
         options.add_argument(flag)
     driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     return webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
@@ -129,61 +310,167 @@ def browser():
 
 
 LOADED = "return document.readyState === 'complete'"
+MATH_DONE = ("return !window.MathJax || !MathJax.startup || !MathJax.startup.promise ? true : "
+             "(window.__mj = window.__mj || MathJax.startup.promise.then(() => (window.__mjdone = true)), "
+             "!!window.__mjdone)")
 RESOURCES = "return performance.getEntriesByType('resource').map(e => e.name)"
-BROKEN_IMAGES = ("return [...document.images].filter(i => !(i.complete && i.naturalWidth > 0))"
-                 ".map(i => i.src.slice(0, 80))")
-MATH_DONE = ("return !!(window.MathJax && MathJax.Hub && MathJax.Hub.queue && MathJax.Hub.queue.pending === 0 "
-             "&& MathJax.Hub.queue.running === 0)")
+PAGES = [*(f"{s}.html" for s in STEMS), "index.html", EXPLORER[0]]
 
 
-def wait_for(driver, script, seconds=30):
+def open_page(driver, path: Path) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
-    WebDriverWait(driver, seconds).until(lambda d: d.execute_script(script))
+    driver.get(path.as_uri())
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script(LOADED))
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(MATH_DONE))
 
 
-def test_index_in_the_browser(report_dir, browser):
-    browser.get((report_dir / "index.html").as_uri())
-    wait_for(browser, LOADED)
-    hrefs = browser.execute_script("return [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
-    for href in hrefs:
-        assert not href.startswith("http"), href
-        assert (report_dir / href).exists(), f"broken link {href}"
-    badges = browser.execute_script(
-        "return [...document.querySelectorAll('td span')].map(s => [s.className, s.textContent])")
-    assert badges and all(kind == "ok" for kind, _ in badges), badges
-    assert all(name.startswith("file:") for name in browser.execute_script(RESOURCES))
-
-
-@pytest.mark.parametrize("stem", NOTEBOOKS)
-def test_notebook_page_in_the_browser(report_dir, browser, stem, tmp_path_factory):
-    browser.get((report_dir / f"{stem}.html").as_uri())
-    wait_for(browser, LOADED)
-    wait_for(browser, MATH_DONE)
-    assert browser.execute_script(BROKEN_IMAGES) == []
-    assert browser.execute_script("return document.images.length") > 0
+@pytest.mark.parametrize("page", PAGES)
+def test_page_reads_well(report_dir, browser, page):
+    browser.set_window_size(1280, 1600)
+    open_page(browser, report_dir / page)
     text = browser.execute_script("return document.body.innerText")
+    for broken in ("Math Processing Error", "<matplotlib", "object at 0x", "Traceback", "NaN", "<NA>"):
+        assert broken not in text, broken
     assert not re.search(r"\$[^$\s][^$\n]*\$", text), "raw $...$ left: MathJax did not typeset"
-    assert "Traceback" not in text
-    assert "✗" not in text
+    assert browser.execute_script("return document.querySelectorAll('mjx-merror, [data-mjx-error]').length") == 0
+    title = browser.execute_script("return document.title")
+    assert title and not title.endswith(".html") and "Shut the Box" in title
+    assert browser.execute_script("return !!document.querySelector('meta[name=viewport]')")
+    hrefs = set(browser.execute_script(
+        "return [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"))
+    for other in PAGES:
+        if other != page:
+            assert any(h.split("#")[0].endswith(other) for h in hrefs), f"{page} does not link {other}"
+    for href in hrefs:
+        assert not href.startswith("http") or href in {s.address for s in sources().values()}, href
+        target = href.split("#")[0]
+        if target and not href.startswith("http"):
+            assert (report_dir / target).exists(), f"broken link {href}"
     fetched = browser.execute_script(RESOURCES)
-    assert all(name.startswith("file:") or name.startswith("data:") for name in fetched), fetched
-    # code is hidden for the reader, and one click shows it
-    code = ("return [...document.querySelectorAll('.jp-CodeCell .jp-Cell-inputWrapper')]"
-            ".filter(e => e.offsetParent).length")
-    assert browser.execute_script(code) == 0
-    browser.find_element("id", "stb-toggle-code").click()
-    assert browser.execute_script(code) > 0
-    shots = tmp_path_factory.getbasetemp() / "screenshots"
-    shots.mkdir(exist_ok=True)
-    browser.save_screenshot(str(shots / f"{stem}.png"))
+    assert all(name.startswith(("file:", "data:")) for name in fetched), fetched
+    # every figure: a <figure> with a caption and real alt text
+    figures = browser.execute_script(
+        "return [...document.querySelectorAll('main img')].map(i => [!!i.closest('figure'), "
+        "!!(i.closest('figure') && i.closest('figure').querySelector('figcaption')), i.alt])")
+    for in_figure, captioned, alt in figures:
+        assert in_figure and captioned and len(alt) > 20 and not alt.startswith("No description")
+    # every data table: a caption, no index column, no snake_case header, nothing cut short
+    tables = browser.execute_script("""return [...document.querySelectorAll('main table')].map(t => ({
+        caption: t.caption ? t.caption.textContent.trim() : '',
+        index: t.querySelectorAll('th.row_heading, th.blank, th.index_name').length,
+        headers: [...t.querySelectorAll('th')].map(h => h.textContent.trim()),
+        cells: [...t.querySelectorAll('td')].map(c => c.textContent.trim())}))""")
+    for table_ in tables:
+        assert table_["caption"], table_["headers"]
+        assert table_["index"] == 0
+        assert not [h for h in table_["headers"] if re.fullmatch(r"[a-z0-9]+(_[a-z0-9]+)+", h)], table_["headers"]
+        assert not [c for c in table_["cells"] if c.endswith(("…", "..."))]
+    # a chapter page: heading anchors, contents, previous / next
+    if page.startswith("0"):
+        assert browser.execute_script("return document.querySelectorAll('#stb-contents li').length") > 2
+        assert browser.execute_script("return document.querySelectorAll('main h2 a.anchor-link').length") > 2
+        assert browser.execute_script("return document.querySelectorAll('a[rel=next]').length") == 1
+    # at 390 px nothing scrolls sideways but a wide table inside its own box
+    browser.set_window_size(390, 1200)
+    browser.refresh()
+    open_page(browser, report_dir / page)
+    assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth + 1"), page
 
 
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
-def test_a_failing_notebook_stops_with_its_message_and_writes_nothing(report_dir):
-    stem = NOTEBOOKS[-1]
-    before = (report_dir / f"{stem}.html").read_bytes()
-    run = report_command("--notebook", stem, "-p", "tiles", "0", report_dir=report_dir)
-    assert run.returncode == 1 and "tiles must be between 1 and 24, got 0" in run.stderr
-    assert not list((report_dir / "runs").glob(f"{stem}--tiles-0*"))
-    assert (report_dir / f"{stem}.html").read_bytes() == before
+@pytest.mark.parametrize("stem", [c.stem for c in CHAPTERS if c.source])
+def test_source_page_opens_with_its_verdict(report_dir, browser, stem):
+    browser.set_window_size(1280, 1600)
+    open_page(browser, report_dir / f"{stem}.html")
+    record = records(report_dir)[stem]
+    box = browser.execute_script("return document.querySelector('.stb-verdict').innerText")
+    assert sources()[chapter(stem).source].title in box
+    assert record["verdict"].capitalize() in box
+    for check in record["checks"]:
+        if check["mark"] == "✗":
+            assert check["claim"] in box and check["computed"] in box
+
+
+def test_index_names_every_source_and_its_verdicts(report_dir, browser):
+    browser.set_window_size(1280, 1600)
+    open_page(browser, report_dir / "index.html")
+    text = browser.execute_script("return document.body.innerText")
+    everything = records(report_dir)
+    for c in CHAPTERS:
+        record = everything[c.stem]
+        if c.source:
+            assert sources()[c.source].title in text
+            section = browser.execute_script(f"return document.getElementById('source-{c.source}').parentElement"
+                                             ".innerText")
+            assert record["verdict"].capitalize() in section
+            assert f"{record['counts']['reproduced']} reproduced or confirmed" in section
+            for check in record["checks"]:
+                if check["mark"] == "✗":
+                    assert check["claim"] in section and check["computed"] in section
+    badges = browser.execute_script("return [...document.querySelectorAll('.stb-badge')].length")
+    assert badges == sum(1 for c in CHAPTERS if c.source), "pages beyond the sources show no badge"
+
+
+# -- the position explorer ------------------------------------------------------------------------------------
+def advise(rules_args, open_tiles, roll):
+    """The CLI's answer for both objectives: {move: (p_win, expected_sum)}."""
+    from stb_core.cli import main
+
+    out = {}
+    for objective in ("win", "remaining-sum"):
+        import contextlib
+        import io
+
+        buffer = io.StringIO()
+        with contextlib.redirect_stdout(buffer):
+            assert main(["advise", "--json", "--objective", objective, "--roll", str(roll), "--open",
+                         ",".join(map(str, open_tiles)) if open_tiles else "none", *rules_args]) == 0
+        for row in json.loads(buffer.getvalue()):
+            out.setdefault(tuple(row["move"]), []).append(row["value"])
+    return out
+
+
+def explorer_positions():
+    import random
+
+    generator = random.Random(2026)
+    cases = [({"tiles": 10, "oneDie": "never"}, [1, 3, 4, 6, 7], 7), ({"tiles": 9, "oneDie": "never"}, [1, 4, 5, 8], 9),
+             ({"tiles": 9, "oneDie": "never"}, [1, 2, 3, 4, 5], 8), ({"tiles": 9, "oneDie": "high-shut"}, [1, 2], 3)]
+    for tiles in (9, 10, 12):
+        for one_die in ("never", "high-shut", "sum-le-6"):
+            for _ in range(3):
+                open_tiles = sorted(generator.sample(range(1, tiles + 1), generator.randint(1, tiles)))
+                cases.append(({"tiles": tiles, "oneDie": one_die}, open_tiles, generator.randint(2, 12)))
+    return cases
+
+
+def test_explorer_agrees_with_the_command_line(report_dir, browser):
+    browser.set_window_size(1280, 1600)
+    open_page(browser, report_dir / EXPLORER[0])
+    for rules, open_tiles, roll in explorer_positions():
+        page = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules, open_tiles,
+                                      roll)
+        cli = advise(["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"]], open_tiles, roll)
+        assert {tuple(r["move"]) for r in page} == set(cli), (rules, open_tiles, roll)
+        for row in page:
+            p_win, expected_sum = cli[tuple(row["move"])]
+            assert abs(row["pWin"] - p_win) <= 1e-9 and abs(row["expectedSum"] - expected_sum) <= 1e-9
+        wins = [r["pWin"] for r in page]
+        assert wins == sorted(wins, reverse=True)
+    assert browser.execute_script("return stbAdvise({tiles: 9, oneDie: 'never'}, [1, 2], 12)") == []
+
+
+def test_explorer_clicks_update_the_table(report_dir, browser):
+    browser.set_window_size(390, 1200)
+    open_page(browser, report_dir / EXPLORER[0])
+    for tile in (2, 3, 6, 7, 9):  # shut them: {1, 4, 5, 8} stays open
+        browser.find_element("css selector", f".stb-tile[data-tile='{tile}']").click()
+    browser.find_element("css selector", ".stb-roll[data-roll='9']").click()
+    rows = browser.execute_script("return [...document.querySelectorAll('#stb-moves-table tr')].slice(1)"
+                                  ".map(r => r.cells[0].textContent)")
+    assert rows == ["{1, 8}", "{4, 5}"]
+    assert "disagree" in browser.find_element("id", "stb-disagree").text
+    browser.find_element("css selector", ".stb-play[data-move='1,8']").click()
+    assert browser.execute_script("return document.querySelectorAll('.stb-tile[aria-pressed=true]').length") == 2
+    browser.find_element("id", "stb-undo").click()
+    assert browser.execute_script("return document.querySelectorAll('.stb-tile[aria-pressed=true]').length") == 4

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import os
 import re
 import shutil
@@ -34,7 +33,8 @@ from pathlib import Path
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
-from .paths import NOTEBOOK_DIR, PROJECT_ROOT, TEMPLATES, output_root, report_dir, write_text
+from .paths import NOTEBOOK_DIR, TEMPLATES, output_root, report_dir, write_text
+from .present import prose_inline
 
 ASSETS = "assets"
 
@@ -327,14 +327,22 @@ def _current(record: dict | None) -> dict | None:
 def write_index() -> None:
     """``report/index.html`` from the catalogue and the runs' records (nothing written by hand)."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
     environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
                               trim_blocks=True, lstrip_blocks=True)
+    environment.filters["prose"] = lambda text: Markup(prose_inline(text))
+    environment.filters["many"] = many
     page = environment.get_template("index.html.j2").render(
         chapters=CHAPTERS, records=records, sources=sources(), runs=_runs(), assets=f"{ASSETS}/",
         explorer=EXPLORER, abstract=abstract(records))
     write_text(report_dir() / "index.html", page)
+
+
+def many(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 claim``, ``4 claims``: a count with its noun."""
+    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
 
 
 def abstract(records: dict) -> list[str]:
@@ -361,9 +369,9 @@ def abstract(records: dict) -> list[str]:
         f"shut, and leaves {value('05-expected-cost-mdp', 'expected sum left')} open on average when playing "
         f"for the lowest sum.",
         f"Of the sources' {sum(counts.values())} published figures and claims, {counts['reproduced']} are "
-        f"reproduced or confirmed, {counts['off']} printed figure(s) are off and {counts['contradicted']} "
-        f"claim(s) are contradicted: {judged['contradicted']} of the five sources make a claim the exact "
-        f"solution refutes.",
+        f"reproduced or confirmed, {many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} "
+        f"off and {many(counts['contradicted'], 'claim')} {'is' if counts['contradicted'] == 1 else 'are'} "
+        f"contradicted: {judged['contradicted']} of the five sources make a claim the exact solution refutes.",
         f"The best rule a player can memorise, “{value('06-whole-map', 'strategy card')}”, gives up "
         f"{value('06-whole-map', 'card loss')} of the optimal chance of winning.",
     ]
@@ -380,9 +388,20 @@ def _run_one(job: Job, label: str, staging: Path, log) -> float:
     return time.perf_counter() - start
 
 
+def _serialised(log):
+    """``log`` behind a lock: lines from the notebooks running side by side never interleave."""
+    lock = threading.Lock()
+
+    def write(*args, **kwargs):
+        with lock:
+            log(*args, **kwargs)
+    return write
+
+
 def build(jobs: list[Job], workers: int = 2, log=print) -> None:
     """Run, render and index every job, ``workers`` notebooks at a time, with a progress line as each starts
     and finishes. The first failure stops the build; what was built before stays."""
+    log = _serialised(log)
     staging = report_dir() / ".build"
     shutil.rmtree(staging, ignore_errors=True)  # left by a killed build
     staging.mkdir(parents=True)
@@ -432,5 +451,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["Job", "NotebookFailed", "ReportError", "build", "main", "plan", "render", "write_index",
-           "PROJECT_ROOT", "json"]
+__all__ = ["Job", "NotebookFailed", "ReportError", "build", "main", "plan", "render", "write_index"]

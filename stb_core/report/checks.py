@@ -70,8 +70,12 @@ def shown_like(published: str, value) -> str:
     if places is None:
         return str(value)
     if places == 0 and float(value) == round(float(value)):
-        return f"{int(round(float(value))):,}"
-    return f"{float(value):,.{places}f}"
+        return _minus(f"{int(round(float(value))):,}")
+    return _minus(f"{float(value):,.{places}f}")
+
+
+def _minus(text: str) -> str:
+    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def _published_number(text: str) -> float | None:
@@ -143,14 +147,15 @@ class Checks:
         far = abs(z) > Z_FAIL
         mark = PASS if inside else (FAIL if far else WARN)
         verdict = ("exact value inside the 95% interval" if inside else
-                   f"outside the 95% interval: z = {z:+.1f}" + ("" if far else " (chance: 1 run in 20)"))
-        self.results.append(Result("", "simulation", claim, f"{exact:.6f}", f"{simulated:.6f} ({low:.6f} to "
-                                   f"{high:.6f})", "95% interval", mark, verdict, "holds", "", z))
+                   "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else " (chance: 1 run in 20)"))
+        self.results.append(Result("", "simulation", claim, _minus(f"{exact:.6f}"), _minus(f"{simulated:.6f}") +
+                                   f" ({_minus(f'{low:.6f}')} to {_minus(f'{high:.6f}')})", "95% interval", mark,
+                                   verdict, "holds", "", z))
         return self
 
     def invariant(self, claim: str, value: str, holds: bool) -> Checks:
         """A property the numbers must have (e.g. probabilities adding up to 1)."""
-        self.results.append(Result("", "invariant", claim, "", value, "", PASS if holds else FAIL,
+        self.results.append(Result("", "invariant", claim, "—", value, "", PASS if holds else FAIL,
                                    "holds" if holds else "fails", "holds", ""))
         return self
 
@@ -184,7 +189,7 @@ class Checks:
     def table(self) -> pd.DataFrame:
         """The Checks table as the page shows it."""
         return pd.DataFrame([{"claim": r.claim, "published": _pretty(r.published), "computed now": r.computed,
-                              "tolerance": r.tolerance or "exact", "check": r.mark, "verdict": r.verdict}
+                              "tolerance": _tolerance(r.tolerance), "check": r.mark, "verdict": r.verdict}
                              for r in self.results])
 
     def raise_unexpected(self) -> None:
@@ -205,7 +210,17 @@ class Checks:
 
 def _pretty(published: str) -> str:
     text = published.strip()
-    return f"{int(text):,}" if re.fullmatch(r"\d{5,}", text) else text
+    return f"{int(text):,}" if re.fullmatch(r"\d{4,}", text) else text
+
+
+def _tolerance(text: str) -> str:
+    """How a tolerance reads: exact, ± a plain decimal, or as given (a 95% interval)."""
+    if not text.strip():
+        return "exact"
+    try:
+        return "±" + format(float(text), "f").rstrip("0").rstrip(".")
+    except ValueError:
+        return text
 
 
 def _matches(published: str, computed, tolerance: str) -> bool:
