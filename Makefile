@@ -5,6 +5,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 NB     ?=
 PARAMS ?=
+BENCH_FLAGS ?=
+LAB_PORT ?= 8888
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
 .PHONY: help setup test report notebook bench lab lint clean browser
@@ -40,11 +43,12 @@ notebook: $(STAMP) ## rerun one notebook: make notebook NB=01-sequence-counts PA
 	@test -n "$(NB)" || { echo "NB is required, e.g. make notebook NB=01-sequence-counts PARAMS=\"-p tiles 8\""; exit 2; }
 	$(PY) -m stb_core.report --notebook $(NB) $(PARAMS)
 
-bench: $(STAMP) ## the speed benchmark: medians, and ratios against the plain reference solver
-	$(PY) benchmarks/bench.py
+bench: $(STAMP) ## the speed benchmark: medians, and ratios against baselines timed in the same run
+	$(PY) benchmarks/bench.py $(BENCH_FLAGS)
 
-lab: $(STAMP) ## JupyterLab on the notebooks
-	$(VENV)/bin/jupyter lab notebooks
+lab: $(STAMP) ## JupyterLab on the notebooks (prints the address to open; --allow-root only when run as root)
+	@echo "JupyterLab on notebooks/: open the http://127.0.0.1:$(LAB_PORT)/lab?token=... address printed below"
+	$(VENV)/bin/jupyter lab notebooks --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) $(ROOT_FLAG)
 
 clean: ## remove build outputs (report/, caches); keeps .venv
 	rm -rf report build .pytest_cache .ruff_cache .hypothesis

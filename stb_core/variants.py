@@ -24,7 +24,7 @@ from .tables import value_name
 # The rule variants the sources and the pub tradition use (keyword arguments of ``Rules``).
 VARIANTS = {
     "two dice always": {},
-    "one die once 7-9 are shut": {"one_die": "high-shut"},
+    "one die once 7–9 are shut": {"one_die": "high-shut"},
     "one die allowed at 6 or less": {"one_die": "sum-le-6"},
     "one die forced at 6 or less": {"one_die": "sum-le-6", "one_die_forced": True},
     "at most two tiles per roll, one die at 6 or less": {"max_per_move": 2, "one_die": "sum-le-6"},

@@ -1,6 +1,12 @@
-"""Shared test set-up: a derandomized hypothesis profile (same examples on every run) and output isolation."""
+"""Shared test set-up: a derandomized hypothesis profile (same examples on every run) and output isolation.
 
+Notebooks and exports run by the tests write under a scratch folder (``STB_OUTPUT_ROOT``), never over the
+committed outputs; the folder is removed when the session ends, so a test run leaves nothing in the temp dir.
+"""
+
+import atexit
 import os
+import shutil
 import tempfile
 
 from hypothesis import HealthCheck, settings
@@ -9,5 +15,7 @@ settings.register_profile("project", derandomize=True, deadline=None, max_exampl
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")
 
-# Notebooks and exports run by the tests write under a scratch folder, never over the committed outputs.
-os.environ.setdefault("STB_OUTPUT_ROOT", tempfile.mkdtemp(prefix="stb-test-output-"))
+if "STB_OUTPUT_ROOT" not in os.environ:
+    _scratch = tempfile.mkdtemp(prefix="stb-test-output-")
+    os.environ["STB_OUTPUT_ROOT"] = _scratch
+    atexit.register(shutil.rmtree, _scratch, ignore_errors=True)

@@ -5,7 +5,7 @@ import pytest
 from reference import reference_solver
 
 from stb_core import Rules, RulesError, evaluate
-from stb_core.cards import DICE_LINES, Card, all_cards, card_losses, pareto_front, search_cards
+from stb_core.cards import Card, all_cards, card_losses, pareto_front, search_cards
 
 
 def _by_hand(lines):

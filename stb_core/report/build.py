@@ -229,11 +229,13 @@ def verdict_box(record: dict | None, job: Job) -> str:
     counts = record["counts"]
     line = (f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
             f'{html.escape(record["verdict"].capitalize())}</span> {counts["reproduced"]} reproduced or confirmed, '
-            f'{counts["off"]} published figure(s) off, {counts["contradicted"]} claim(s) contradicted.</p>')
+            f'{many(counts["off"], "published figure")} off, {many(counts["contradicted"], "claim")} '
+            f'contradicted.</p>')
 
     def rows(items):
         return "".join(
-            f'<tr><td>{html.escape(c["claim"])}</td><td>{html.escape(c["published"])}</td>'
+            f'<tr><td>{html.escape(c["claim"])}</td>'
+            f'<td>{"stated" if c["kind"] == "statement" else html.escape(c["published"])}</td>'
             f'<td>{html.escape(c["computed"])}</td><td class="stb-mark">{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
             for c in items)
 

@@ -188,7 +188,8 @@ class Checks:
 
     def table(self) -> pd.DataFrame:
         """The Checks table as the page shows it."""
-        return pd.DataFrame([{"claim": r.claim, "published": _pretty(r.published), "computed now": r.computed,
+        return pd.DataFrame([{"claim": r.claim, "published": "stated" if r.kind == "statement" else _pretty(r.published),
+                              "computed now": r.computed,
                               "tolerance": _tolerance(r.tolerance), "check": r.mark, "verdict": r.verdict}
                              for r in self.results])
 
@@ -218,7 +219,7 @@ def _tolerance(text: str) -> str:
     if not text.strip():
         return "exact"
     try:
-        return "±" + format(float(text), "f").rstrip("0").rstrip(".")
+        return "±" + f"{float(text):.12f}".rstrip("0").rstrip(".")
     except ValueError:
         return text
 

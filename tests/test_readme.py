@@ -1,0 +1,91 @@
+"""The front door: every fenced example of README.md runs as shown, and `make lab` starts for a root user and a
+normal one alike. A README edit that breaks an example fails here."""
+
+from __future__ import annotations
+
+import doctest
+import os
+import re
+import shlex
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+BLOCKS = re.findall(r"```(\w+)\n(.*?)```", README, re.S)
+
+
+def shell_lines() -> list[str]:
+    lines = []
+    for language, body in BLOCKS:
+        if language == "sh":
+            lines += [line.split("  #")[0].strip() for line in body.splitlines() if line.strip()]
+    return lines
+
+
+COVERED_ELSEWHERE = {
+    "make test": "this suite is what `make test` runs",
+    "make report": "test_report builds the report with the command of the Makefile's report target (checked below)",
+}
+
+
+def test_readme_has_examples():
+    assert [language for language, _ in BLOCKS].count("python") >= 1
+    assert {"make report", "make test"} <= set(shell_lines())
+
+
+@pytest.mark.parametrize("python", [body for language, body in BLOCKS if language == "python"])
+def test_python_examples_print_what_the_readme_shows(python):
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(python, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0
+
+
+@pytest.mark.parametrize("line", [line for line in shell_lines() if line not in COVERED_ELSEWHERE])
+def test_shell_examples_run(line, tmp_path):
+    env = {**os.environ, "STB_REPORT_DIR": str(tmp_path / "report")}
+    run = subprocess.run(shlex.split(line), cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+
+
+def test_the_covered_commands_are_what_the_makefile_runs():
+    report = subprocess.run(["make", "-n", "report"], cwd=ROOT, capture_output=True, text=True)
+    assert "-m stb_core.report" in report.stdout
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert re.search(r"^make test$", ci, re.M)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_make_lab_starts_and_prints_the_address():
+    """As whichever user runs the tests (root in containers and CI): JupyterLab starts and prints its address."""
+    port = free_port()
+    process = subprocess.Popen(["make", "lab", f"LAB_PORT={port}"], cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    seen = ""
+    try:
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            line = process.stdout.readline()
+            if not line and process.poll() is not None:
+                break
+            seen += line
+            if re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=\w+", seen):
+                break
+        assert re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=\w+", seen), seen[-2000:]
+        assert "Running as root is not recommended" not in seen
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
