@@ -28,7 +28,7 @@ from .solve import Solution, level_pairs, run_sweep, solve
 
 
 def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Policy | PolicyFunction = "optimal",
-             *, tie_break: str | TieBreak = "canonical", exact: bool = False) -> Solution:
+             *, tie_break: str | TieBreak = "canonical", exact: bool = False, path: str = "auto") -> Solution:
     """The exact value of every board when ``policy`` plays (a name of ``POLICIES``, a :class:`Policy` or a
     function ``(open_tiles, roll, legal_moves) -> move``), judged by ``objective``.
 
@@ -36,7 +36,7 @@ def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Pol
     >>> round(float(evaluate(Rules(), "win", "highest-tile").value()), 6)
     0.069992
     """
-    return run_sweep(rules, objective, policy, tie_break, exact)
+    return run_sweep(rules, objective, policy, tie_break, exact, path)
 
 
 def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:

@@ -59,6 +59,8 @@ from .rules import Rules, RulesError
 
 EXACT_MAX_TILES = 16
 MOVE_TABLE_MAX_TILES = 20  # up to here the move table sigma (boards x roll totals) is kept in memory
+COMPILED_MIN_TILES = 20    # from here "auto" runs the compiled loop (stb_core.compiled): faster, less memory
+PATHS = ("auto", "numpy", "compiled")
 
 
 def check_rules(rules: Rules) -> Rules:
@@ -233,6 +235,7 @@ class Solution:
     exact: bool
     seconds: float
     secondary: np.ndarray | None = None
+    path: str = "numpy"  # which sweep computed the values: numpy or compiled
 
     @property
     def context(self) -> Context:
@@ -272,6 +275,13 @@ class Solution:
         """The move table ``sigma[S, r]``: the move (bit-mask) played from board ``S`` on roll total ``r``,
         -1 where no move is legal or the game is already won. Deterministic policies only."""
         self._deterministic()
+        if self.path == "compiled" and self.policy.uses_values:
+            from . import compiled
+
+            direction = self.policy.dice_direction * self.objective.sense
+            table = compiled.move_table(self.rules, self.values, direction, self.tie_break)
+            table.flags.writeable = False
+            return table
         return _sigma(self.policy, self.context)
 
     def _deterministic(self) -> None:
@@ -362,8 +372,30 @@ def check_policy_needs_no_values(policy):
     return policy
 
 
-def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool) -> Solution:
-    """Check the arguments, bind the policy and run :func:`bellman_sweep`: the one path to a Solution."""
+def choose_path(rules: Rules, policy: Policy, tie: TieBreak, exact: bool, path: str) -> str:
+    """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats, deterministic policies,
+    tie-breaks without a second objective). ``auto`` takes the compiled loop for value-ranked policies from
+    ``COMPILED_MIN_TILES`` tiles on, where it is faster (``make bench`` measures both)."""
+    if path not in PATHS:
+        raise RulesError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
+    compilable = not exact and tie.secondary is None and not policy.mixture
+    if path == "compiled":
+        if not compilable:
+            raise RulesError("path 'compiled' needs floats, a deterministic policy and a tie-break without a second "
+                             "objective")
+        if not policy.uses_values and rules.tiles > MOVE_TABLE_MAX_TILES:
+            raise RulesError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a compiled heuristic (its move table "
+                             f"is kept in memory), got {rules.tiles}")
+        return "compiled"
+    if path == "auto" and compilable and policy.uses_values and rules.tiles >= COMPILED_MIN_TILES:
+        from . import compiled
+
+        return "compiled" if compiled.available() else "numpy"
+    return "numpy"
+
+
+def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str = "auto") -> Solution:
+    """Check the arguments, bind the policy and run the sweep (numpy or compiled): the one path to a Solution."""
     rules = check_rules(rules)
     obj = get_objective(objective)
     chosen = get_policy(policy)
@@ -372,21 +404,32 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool) -> Soluti
         raise RulesError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
     start = time.perf_counter()
     bound = chosen.bind(rules)
-    values, dice, secondary = bellman_sweep(rules, obj, bound, tie, exact)
+    path = choose_path(rules, bound, tie, exact, path)
+    secondary = None
+    if path == "compiled":
+        from . import compiled
+
+        if bound.uses_values:
+            values, dice = compiled.sweep_values(rules, obj, bound)
+        else:
+            sigma = _sigma(bound, Context(rules, obj, tie, False, np.zeros(0)))
+            values, dice = compiled.sweep_table(rules, obj, bound, sigma)
+    else:
+        values, dice, secondary = bellman_sweep(rules, obj, bound, tie, exact)
     for array in (values, dice) + ((secondary,) if secondary is not None else ()):
         array.flags.writeable = False
-    return Solution(rules, obj, bound, tie, values, dice, exact, time.perf_counter() - start, secondary)
+    return Solution(rules, obj, bound, tie, values, dice, exact, time.perf_counter() - start, secondary, path)
 
 
 def solve(rules: Rules, objective: str | Objective = "win", *, tie_break: str | TieBreak = "canonical",
-          exact: bool = False) -> Solution:
+          exact: bool = False, path: str = "auto") -> Solution:
     """Optimal play: solve the Bellman equation above for every board; see the module docstring.
 
     >>> from stb_core import Rules
     >>> round(float(solve(Rules(one_die="high-shut")).value()), 6)
     0.097614
     """
-    return run_sweep(rules, objective, OPTIMAL, tie_break, exact)
+    return run_sweep(rules, objective, OPTIMAL, tie_break, exact, path)
 
 
 # -- convenience -------------------------------------------------------------------------------------------

@@ -50,7 +50,8 @@ def valid_states(rules: Rules) -> pd.DataFrame:
     ordered = sorted((board_tiles(int(b)) for b in boards if b), key=lambda t: (len(t), t))
     rows = [{**_tile_columns(t, "X", rules.tiles), "Open": _open_text(t), "StateNum": f"S{i}",
              "board_mask": board_mask(t)} for i, t in enumerate(ordered, 1)]
-    return pd.DataFrame(rows)
+    columns = [*_tile_columns((), "X", rules.tiles), "Open", "StateNum", "board_mask"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def source_exclusions(rules: Rules) -> list[str]:

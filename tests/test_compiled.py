@@ -1,0 +1,78 @@
+"""The compiled sweep (numba) against the numpy sweep and the exact plain reference: the same values (to 1e-12),
+the same dice on every board and the same move in every (board, roll), on random rule sets, for every objective,
+every deterministic policy (card policies with fixed dice rules included) and every static tie-break."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import reference_values
+from test_properties import reference_moves, small_rules
+
+from stb_core import OBJECTIVES, TIE_BREAKS, Rules, RulesError, evaluate, solve
+from stb_core.cards import Card
+from stb_core.solve import COMPILED_MIN_TILES
+
+pytest.importorskip("numba")
+
+DETERMINISTIC = ("optimal", "worst", "highest-tile", "sequence-count")
+CARDS = (Card(("shut the fewest tiles", "roll one die when 6 or less is left")),
+         Card(("leave the most rolls playable", "roll one die when you may")))
+
+
+def same_solution(compiled, numpy_run):
+    """Values to 1e-12 (relative to the largest), dice on every board, the move on every (board, roll)."""
+    assert compiled.path == "compiled" and numpy_run.path == "numpy"
+    scale = max(1.0, float(np.max(np.abs(numpy_run.values))))
+    assert np.max(np.abs(compiled.values - numpy_run.values)) <= 1e-12 * scale
+    np.testing.assert_array_equal(compiled.dice, numpy_run.dice)
+    np.testing.assert_array_equal(compiled.sigma, numpy_run.sigma)
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_rules(max_tiles=9), st.sampled_from(OBJECTIVES), st.sampled_from(DETERMINISTIC + CARDS),
+       st.sampled_from(tuple(TIE_BREAKS)))
+def test_compiled_sweep_equals_numpy_sweep(rules, objective, policy, tie_break):
+    policy = policy.policy() if isinstance(policy, Card) else policy
+    compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
+    numpy_run = evaluate(rules, objective, policy, tie_break=tie_break, path="numpy")
+    same_solution(compiled, numpy_run)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES), st.sampled_from(DETERMINISTIC),
+       st.sampled_from(tuple(TIE_BREAKS)))
+def test_compiled_sweep_equals_exact_reference(rules, objective, policy, tie_break):
+    """Values against the exact reference (Fractions), moves and dice against the reference's choices."""
+    compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
+    reference = reference_values(rules, objective, policy, tie_break=tie_break)
+    table, dice = reference_moves(rules, objective, policy, tie_break)
+    for (mask, roll), move in table.items():
+        assert compiled.sigma[mask, roll] == move
+    for mask in range(rules.states):
+        board = frozenset(t for t in range(1, rules.tiles + 1) if mask >> (t - 1) & 1)
+        assert abs(compiled.values[mask] - float(reference(board))) <= 1e-12 * max(1, abs(float(reference(board))))
+        if sum(board) > rules.win_at_most:
+            assert compiled.dice[mask] == dice(board)
+
+
+@pytest.mark.parametrize("one_die", ["never", "high-shut", "sum-le-6"])
+def test_large_board_paths_agree(one_die):
+    """At the size where ``auto`` switches to the compiled loop both sweeps give the same values and moves."""
+    rules = Rules(tiles=COMPILED_MIN_TILES - 6, one_die=one_die)
+    for objective in ("win", "remaining-sum"):
+        same_solution(solve(rules, objective, path="compiled"), solve(rules, objective, path="numpy"))
+    assert solve(Rules(tiles=COMPILED_MIN_TILES), "remaining-sum").path == "compiled"
+    assert solve(Rules(tiles=COMPILED_MIN_TILES - 1), "remaining-sum").path == "numpy"
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"path": "fast"}, "path must be one of auto, numpy, compiled"),
+    ({"path": "compiled", "exact": True}, "path 'compiled' needs floats"),
+    ({"path": "compiled", "tie_break": "then-remaining-sum"}, "path 'compiled' needs floats"),
+])
+def test_compiled_path_refuses_what_it_cannot_do(arguments, message):
+    with pytest.raises(RulesError, match=message):
+        solve(Rules(tiles=4), "win", **arguments)
+    with pytest.raises(RulesError, match="path 'compiled' needs"):
+        evaluate(Rules(tiles=4), "win", "random", path="compiled")
