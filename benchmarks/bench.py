@@ -2,7 +2,9 @@
 
 Each case is timed several times and the median reported. Baselines run in the same run: the plain
 frozenset reference solver of the tests (``tests/reference.py``), a plain-Python game loop for the simulator,
-and, for the solver itself, an earlier version of this project (``--baseline REV``, default ``BASELINE``:
+the plainest serial numba loop over the Bellman equation (``plain_loop.py``) for the compiled sweep, the numpy
+sweep against the compiled one on the same boards, and, for the solver itself, an earlier version of this
+project (``--baseline REV``, default ``BASELINE``:
 the engine before policies became objects) checked out with ``git worktree`` into a temporary folder and
 timed in alternating fresh processes with this one. Machines are shared and noisy, so nothing here is
 asserted in tests; a ratio near 1.00 means "no change".
@@ -20,6 +22,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -27,24 +30,35 @@ sys.path.insert(0, str(ROOT / "tests"))
 from reference import reference_values  # noqa: E402
 
 from stb_core import OBJECTIVES, POLICIES, Rules, evaluate, solve  # noqa: E402
+from stb_core.cards import all_cards, search_cards  # noqa: E402
+from stb_core.players import PubGame, play  # noqa: E402
+from stb_core.report.paths import SOLVE_TIMES  # noqa: E402  (written by full runs; shown in notebook 06)
 from stb_core.simulate import simulate  # noqa: E402
 
 BASELINE = "e76ce86"  # the engine before the policies redesign (issue 10): solve(rules, objective, policy)
 
 # Timed in fresh processes, for this tree and the baseline: (label, tiles, objective, repeats inside a process)
 PROCESS_CASES = [("N=12 optimal win probability", 12, "win", 9),
-                 ("N=20 optimal expected sum left", 20, "remaining-sum", 2)]
+                 ("N=20 optimal expected sum left", 20, "remaining-sum", 3)]
 CASE_SCRIPT = """
 import json, resource, statistics, sys, time
 from stb_core import Rules, solve
 tiles, objective, repeats = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+options = {"path": sys.argv[4]} if len(sys.argv) > 4 else {}  # the baseline has no path argument
+if options:
+    solve(Rules(tiles=2), objective, **options)  # imports (numba for the compiled path) before the clock starts
 rules = Rules(tiles=tiles)
 times = []
 for _ in range(repeats):
-    start = time.perf_counter(); solution = solve(rules, objective); times.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    solution = solve(rules, objective, **options)
+    times.append(time.perf_counter() - start)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
 print(json.dumps({"seconds": statistics.median(times), "peak_gb": peak, "value": float(solution.value())}))
 """
+# Whole processes: interpreter start, imports, one solve (9 tiles: numpy; 20 tiles: compiled, numba imported).
+NINE_SCRIPT = "from stb_core import Rules, solve; solve(Rules(), 'win')"
+COMPILED_SCRIPT = "from stb_core import Rules, solve; solve(Rules(tiles=20), 'remaining-sum')"
 
 
 def median_seconds(work, repeats: int) -> float:
@@ -57,12 +71,29 @@ def median_seconds(work, repeats: int) -> float:
     return statistics.median(times)
 
 
-def in_process(tree: Path, tiles: int, objective: str, repeats: int) -> dict:
+def in_process(tree: Path, tiles: int, objective: str, repeats: int, path: str | None = None,
+               extra_env: dict | None = None) -> dict:
     """One fresh interpreter importing ``stb_core`` from ``tree``: median solve time and peak memory."""
-    out = subprocess.run([sys.executable, "-c", CASE_SCRIPT, str(tiles), objective, str(repeats)],
-                         capture_output=True, text=True, check=True, cwd=tree,
-                         env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"})
+    arguments = [str(tiles), objective, str(repeats)] + ([path] if path else [])
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", **(extra_env or {})}
+    out = subprocess.run([sys.executable, "-c", CASE_SCRIPT, *arguments], capture_output=True, text=True,
+                         check=True, cwd=tree, env=env)
     return json.loads(out.stdout)
+
+
+def plain_loop(tiles: int, repeats: int) -> dict:
+    """The yardstick of issue 13: the plainest serial numba loop (``benchmarks/plain_loop.py``), fresh process."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "plain_loop.py"), str(tiles), str(repeats)],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout)
+
+
+def process_seconds(tree: Path, script: str, extra_env: dict | None = None) -> float:
+    """Wall time of a whole fresh process running ``script`` with ``stb_core`` from ``tree``."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", script], check=True, cwd=tree, capture_output=True,
+                   env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", **(extra_env or {})})
+    return time.perf_counter() - start
 
 
 def reference_seconds(rules: Rules, objective: str, exact: bool = False) -> float:
@@ -99,7 +130,8 @@ def checkout(rev: str, folder: Path) -> Path | None:
 
 
 def compare_with_baseline(rev: str, rounds: int) -> list[str]:
-    """Each process case for this tree and the baseline, alternating, ``rounds`` processes each."""
+    """Each process case for this tree and the baseline, alternating, ``rounds`` processes each; then a whole
+    process solving one 9-tile game (start-up included), which must not get slower."""
     lines = []
     with tempfile.TemporaryDirectory(prefix="stb-bench-") as scratch:
         base = checkout(rev, Path(scratch) / "baseline")
@@ -119,10 +151,71 @@ def compare_with_baseline(rev: str, rounds: int) -> list[str]:
                             f"{t_now / t_then:.2f} (target <= 1.10); " + note)
                 lines.append(row(label, t_now, rounds, None, note))
                 print(lines[-1], flush=True)
+            now = [process_seconds(ROOT, NINE_SCRIPT) for _ in range(2 * rounds)]
+            then = [process_seconds(base, NINE_SCRIPT) for _ in range(2 * rounds)] if base else []
+            note = "interpreter start, imports and one solve (numba is not imported at this size)"
+            if then:
+                note = (f"baseline {rev}: {statistics.median(then) * 1000:,.0f} ms, ratio now/baseline "
+                        f"{statistics.median(now) / statistics.median(then):.2f} (target <= 1.10); " + note)
+            lines.append(row("a whole process solving one 9-tile game", statistics.median(now), 2 * rounds, None,
+                             note))
+            print(lines[-1], flush=True)
         finally:
             if base:
                 subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
     return lines
+
+
+def compare_paths(sizes: tuple[int, ...], rounds: int) -> tuple[list[str], list[dict]]:
+    """The numpy and the compiled sweep, and the plain serial loop, on the same large boards, each in fresh
+    processes: medians, their ratios and the peak memory of the whole process (as table rows, and as records
+    for :data:`SOLVE_TIMES`)."""
+    lines, records = [], []
+    for tiles in sizes:
+        repeats = 3 if tiles <= 20 else 1
+        numpy_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "numpy") for _ in range(rounds)]
+        compiled_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "compiled") for _ in range(rounds)]
+        plain_runs = [plain_loop(tiles, repeats) for _ in range(rounds)]
+        t_numpy, t_compiled, t_plain = (statistics.median(r["seconds"] for r in runs)
+                                        for runs in (numpy_runs, compiled_runs, plain_runs))
+        peaks = [max(r["peak_gb"] for r in runs) for runs in (numpy_runs, compiled_runs, plain_runs)]
+        same = abs(numpy_runs[0]["value"] - compiled_runs[0]["value"]) <= 1e-9 * abs(numpy_runs[0]["value"])
+        lines.append(row(f"N={tiles} expected sum left, numpy sweep", t_numpy, rounds, None,
+                         f"peak memory {peaks[0]:.2f} GB"))
+        lines.append(row(f"N={tiles} expected sum left, compiled sweep", t_compiled, rounds, None,
+                         f"numpy/compiled {t_numpy / t_compiled:.1f}x; compiled/plain loop "
+                         f"{t_compiled / t_plain:.2f} (target <= 1.5); peak memory {peaks[1]:.2f} GB"
+                         + (" (target < 0.6 GB)" if tiles == 24 else "") + f"; same value as numpy: {same}"))
+        lines.append(row(f"N={tiles} plain serial numba loop (yardstick)", t_plain, rounds, None,
+                         f"peak memory {peaks[2]:.2f} GB"))
+        print("\n".join(lines[-3:]), flush=True)
+        for path, seconds, peak in zip(("numpy", "compiled", "plain loop"), (t_numpy, t_compiled, t_plain), peaks,
+                                       strict=True):
+            records.append({"tiles": tiles, "sweep": path, "median_seconds": round(seconds, 3),
+                            "peak_memory_gb": round(peak, 2), "processes": rounds})
+    with tempfile.TemporaryDirectory(prefix="stb-numba-cache-") as cache:
+        cold = process_seconds(ROOT, COMPILED_SCRIPT, {"NUMBA_CACHE_DIR": cache})
+        warm = statistics.median(process_seconds(ROOT, COMPILED_SCRIPT, {"NUMBA_CACHE_DIR": cache})
+                                 for _ in range(3))
+    lines.append(row("a whole process solving N=20 compiled, empty numba cache", cold, 1, None,
+                     f"compiles the kernels; with the cache written: {warm * 1000:,.0f} ms (median of 3)"))
+    print(lines[-1], flush=True)
+    return lines, records
+
+
+def save_solve_times(records: list[dict]) -> None:
+    """The path comparison as a small table for the report (notebook 06 shows it): what was measured, where
+    and when. Written by full runs only (``--quick`` skips N=24)."""
+    import os
+    import platform
+
+    table = pd.DataFrame(records)
+    table["objective"] = "remaining-sum"
+    table["measured"] = time.strftime("%Y-%m-%d")
+    table["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    SOLVE_TIMES.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(SOLVE_TIMES, index=False)
+    print(f"wrote {SOLVE_TIMES.relative_to(ROOT)}", flush=True)
 
 
 def row(case, seconds, runs, target, note=""):
@@ -135,7 +228,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default=BASELINE, help=f"git revision to compare with (default {BASELINE})")
     parser.add_argument("--rounds", type=int, default=5, help="fresh processes per case and tree (default 5)")
+    parser.add_argument("--quick", action="store_true",
+                        help="one round per case and no N=24 (a minute or two instead of several)")
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    rounds = 1 if args.quick else args.rounds
     lines = ["| case | median | runs | target | met | notes |", "|---|---:|---:|---|---|---|"]
     print("benchmarking (medians; ratios against baselines timed in this run)...", flush=True)
 
@@ -161,12 +259,11 @@ def main() -> None:
                      f"{ref12f / opt12:,.0f}x its float version ({ref12f:.2f} s)"))
     print(lines[-1], flush=True)
 
-    lines += compare_with_baseline(args.baseline, args.rounds)
-
-    r24 = in_process(ROOT, 24, "remaining-sum", 1)
-    lines.append(row("N=24 optimal expected sum left", r24["seconds"], 1, None,
-                     f"peak memory {r24['peak_gb']:.2f} GB; value {r24['value']:.6f}"))
-    print(lines[-1], flush=True)
+    lines += compare_with_baseline(args.baseline, rounds)
+    path_lines, records = compare_paths((20,) if args.quick else (20, 24), min(rounds, 3))
+    lines += path_lines
+    if not args.quick:
+        save_solve_times(records)
 
     solution = solve(nine, "win")
     _ = solution.sigma  # built once per solution; part of set-up, like the solve
@@ -176,8 +273,19 @@ def main() -> None:
                      f"plain-Python loop: {per_game * 1e6:.1f} s per million = {per_game * 1e6 / sim:,.0f}x slower"))
     print(lines[-1], flush=True)
 
+    six = PubGame(players=6, scoring="digits")
+    pub = median_seconds(lambda: play(six), 1 if args.quick else 3)
+    lines.append(row("pub game, 6 players, digits scoring", pub, 1 if args.quick else 3, None,
+                     "every seat's strategy by backward induction (notebook 07)"))
+    print(lines[-1], flush=True)
+    cards = median_seconds(lambda: search_cards(nine), 1)
+    lines.append(row("every strategy card of up to 3 lines, valued exactly", cards, 1, None,
+                     f"{len(all_cards()):,} cards, two objectives (notebook 06)"))
+    print(lines[-1], flush=True)
+
     print("\n" + "\n".join(lines))
-    print(f"\n(N=20 has {1 << 20:,} boards, N=24 {1 << 24:,}; timings exclude imports.)")
+    print(f"\n(N=20 has {1 << 20:,} boards, N=24 {1 << 24:,}; timings exclude imports except where a row says "
+          "'whole process'.)")
 
 
 if __name__ == "__main__":

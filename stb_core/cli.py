@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("solve", parents=single, help="value of a board under a policy")
     advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
     commands.add_parser("distribution", parents=single, help="distribution of the final sum left")
-    commands.add_parser("counts", parents=[_rule_flags(), _open_flag()], help="winning move sequences by number of moves")
+    commands.add_parser("counts", parents=[_rule_flags(), _open_flag()],
+                        help="winning move sequences by number of moves")
     sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
     pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
     _add(advise, "--roll", integer("roll", 1, 80), None, "the roll total to advise on")

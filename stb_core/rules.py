@@ -180,7 +180,8 @@ class Rules:
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""
         counts = {1: "one", 2: "two", 3: "three", 4: "four"}
-        parts = [f"tiles 1–{self.tiles}", f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"]
+        dice = f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"
+        parts = [f"tiles 1–{self.tiles}", dice]
         if self.has_one_die_rule:
             when = "once every tile from 7 up is shut" if self.one_die == "high-shut" else "at 6 or less left"
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")

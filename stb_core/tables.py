@@ -96,8 +96,8 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
             "optimal": np.abs(after - best) <= VALUE_RTOL * np.abs(best),
             "chosen": policy_choice[rows] == chosen_moves,
         }))
-    columns = ["board_mask", "roll", "move", "move_mask", "move_tiles", f"{name}_after", f"best_{name}_after", "optimal",
-               "chosen"]
+    columns = ["board_mask", "roll", "move", "move_mask", "move_tiles", f"{name}_after", f"best_{name}_after",
+               "optimal", "chosen"]
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
     table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
     order = np.lexsort((np.arange(len(table)), table["roll"].to_numpy(), table["board_mask"].to_numpy()))

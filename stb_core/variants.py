@@ -7,7 +7,6 @@ Thin layers over :func:`stb_core.solve.solve`, :func:`stb_core.evaluate.evaluate
 from __future__ import annotations
 
 import itertools
-import time
 
 import numpy as np
 import pandas as pd
@@ -149,8 +148,25 @@ def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_
     return table
 
 
+OPENING_COLUMNS = ["roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
+
+
+def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
+    """``make bench``'s path comparison (``data/bench/solve-times.csv``) as one row per board size: the median
+    seconds and the peak memory of each sweep (numpy, compiled, and the plain loop it is held against)."""
+    wide = measured.pivot(index="tiles", columns="sweep", values=["median_seconds", "peak_memory_gb"])
+    order = [s for s in ("numpy", "compiled", "plain loop") if s in set(measured["sweep"])]
+    table = pd.DataFrame({"tiles": wide.index, "boards": [1 << int(n) for n in wide.index]})
+    for sweep in order:
+        table[f"{sweep} seconds"] = wide["median_seconds"][sweep].to_numpy()
+    for sweep in order:
+        table[f"{sweep} peak GB"] = wide["peak_memory_gb"][sweep].to_numpy()
+    return table
+
+
 def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
-    """For each first roll: the best first move, the value after it, and the runner-up."""
+    """For each first roll with a legal move: the best first move, the value after it, and the runner-up (None
+    when the move is forced)."""
     solution = solve(rules, objective)
     rows = []
     for roll in rules.dice_weights(rules.dice):
@@ -159,9 +175,9 @@ def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
             continue
         (best, value), *rest = moves
         rows.append({"roll": roll, "best_move": board_label(board_mask(best)), "value_after": float(value),
-                     "runner_up": board_label(board_mask(rest[0][0])) if rest else "",
+                     "runner_up": board_label(board_mask(rest[0][0])) if rest else None,
                      "runner_up_value": float(rest[0][1]) if rest else np.nan, "legal_moves": len(moves)})
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=OPENING_COLUMNS)
 
 
 def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
@@ -182,24 +198,23 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
 
 
 def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
-    """Optimal values of boards of 1..max_tiles tiles for each number of dice, with each solve's time
-    (``seconds_*`` columns: measurements, not results). The win probability is also given as an exact
-    fraction for two dice up to ``exact_up_to`` tiles. ``log`` (e.g. ``print``) hears about each size."""
+    """Optimal values of boards of 1..max_tiles tiles for each number of dice. The win probability is also
+    given as an exact fraction for two dice up to ``exact_up_to`` tiles, and as ``"0"`` wherever no roll can
+    reach the highest tile (then no game is won). ``log`` (e.g. ``print``) hears about each size."""
     rows = []
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         rules = Rules(tiles=n, dice=d)
         row = {"dice": d, "tiles": n}
         for objective in OBJECTIVES:
-            start = time.perf_counter()
             exact = objective == "win" and d == 2 and n <= exact_up_to
             value = solve(rules, objective, exact=exact).value()
             row[value_name(objective)] = float(value)
-            row[f"seconds_{value_name(objective)}"] = time.perf_counter() - start
             if objective == "win":
-                row["p_win_exact"] = str(value) if exact else ""
+                unreachable = n > max(rules.roll_totals)
+                row["p_win_exact"] = str(value) if exact else ("0" if unreachable else "")
         rows.append(row)
         if log:
-            log(f"{d} dice, {n} tiles: solved in {sum(v for k, v in row.items() if k.startswith('seconds')):.2f} s")
+            log(f"{d} dice, {n} tiles: solved")
     return pd.DataFrame(rows)
 
 

@@ -197,7 +197,8 @@ def test_pub_game_best_seat_sentence(reruns, report_dir):
 
 
 def test_recommended_card_is_the_simplest_within_the_margin(reruns, report_dir):
-    for run in [j for j in reruns if j.stem == "06-whole-map"] + [job("06-whole-map", notebook_defaults("06-whole-map"))]:
+    default = job("06-whole-map", notebook_defaults("06-whole-map"))
+    for run in [j for j in reruns if j.stem == "06-whole-map"] + [default]:
         values = {**notebook_defaults("06-whole-map"), **run.parameters}
         cards = table(report_dir, run.run, "strategy-cards")  # every card searched, valued
         cards = cards[cards["objective"] == values["card_objective"]] if values["card_objective"] in set(

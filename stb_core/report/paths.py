@@ -14,6 +14,7 @@ from pathlib import Path
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED_DIR = PROJECT_ROOT / "data" / "published"
 NOTEBOOK_DIR = PROJECT_ROOT / "notebooks"
+SOLVE_TIMES = PROJECT_ROOT / "data" / "bench" / "solve-times.csv"  # measured and written by ``make bench``
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 

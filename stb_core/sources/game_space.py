@@ -70,7 +70,8 @@ def exclusion_reasons(rules: Rules, excluded: list[str]) -> str:
     if won:
         parts.append(f"{', '.join(won)} total {rules.win_at_most} or less (already won)")
     if other:
-        parts.append(f"{', '.join(other)} cannot be reached: no roll and move leaves {'them' if len(other) > 1 else 'it'}")
+        them = "them" if len(other) > 1 else "it"
+        parts.append(f"{', '.join(other)} cannot be reached: no roll and move leaves {them}")
     return "; ".join(parts)
 
 
