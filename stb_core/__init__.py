@@ -3,10 +3,11 @@
 Read top-down: ``rules`` (one validated value per variant) -> ``boards`` (bit-mask boards and moves) ->
 ``objectives`` (what a finished game is worth) and ``policies`` (how a player picks a move, and the tie-break
 among equal moves) -> ``solve`` (the Bellman equation, optimal play) and ``evaluate`` (any policy's value,
-its final boards and the boards it reaches) -> ``counts`` (source 000's winning sequences) -> ``simulate``
-(Monte Carlo) -> ``tables`` (pandas) -> ``analysis``, ``variants``, ``cards``, ``two_player`` (questions
-beyond the sources) and ``sources`` (each source's own exhibits). ``cli`` is ``python -m stb_core``; the
-``report`` subpackage serves the notebooks and builds the HTML report.
+its final boards and the boards it reaches), with ``compiled`` (the same sweep as a numba loop, for large
+boards) -> ``counts`` (source 000's winning sequences) -> ``simulate`` (Monte Carlo) -> ``tables`` (pandas)
+-> ``analysis``, ``variants``, ``cards`` (strategy cards), ``players`` (the pub game for stakes),
+``two_player`` (the previous edition's two-player game) -> ``sources`` (each source's own exhibits). ``cli``
+is ``python -m stb_core``; the ``report`` subpackage serves the notebooks and builds the HTML report.
 """
 
 from .boards import board_label, board_mask, board_sum, board_tiles, legal_moves, parse_tiles

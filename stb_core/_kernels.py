@@ -24,6 +24,7 @@ def open_sums(n):
         sums[s] = sums[s & (s - 1)] + tile
     return sums
 
+
 @njit(cache=True)
 def allowed_one_die(s, total, rule):
     if rule == 1:
@@ -31,6 +32,7 @@ def allowed_one_die(s, total, rule):
     if rule == 2:
         return total <= 6
     return False
+
 
 @njit(cache=True)
 def pick_dice(expected_all, expected_one, allowed, forced, dice_rule, direction, total, rtol):
@@ -45,6 +47,21 @@ def pick_dice(expected_all, expected_one, allowed, forced, dice_rule, direction,
         return total <= 6
     gap = direction * (expected_one - expected_all)
     return gap > rtol * max(abs(expected_one), abs(expected_all))
+
+
+@njit(cache=True)
+def store_board(s, expected_all, expected_one, total, one_die_rule, forced, dice_rule, dice_direction, dice_all,
+                rtol, values, dice):
+    """V(S) = opt over the dice choices of the expected value of the roll: one die where it is allowed and
+    picked, else all the dice."""
+    allowed = allowed_one_die(s, total, one_die_rule)
+    if pick_dice(expected_all, expected_one, allowed, forced, dice_rule, dice_direction, total, rtol):
+        values[s] = expected_one
+        dice[s] = 1
+    else:
+        values[s] = expected_all
+        dice[s] = dice_all
+
 
 @njit(cache=True)
 def optimal_values(utility, win_at_most, one_die_rule, forced, dice_rule, move_direction, dice_direction,
@@ -78,14 +95,10 @@ def optimal_values(utility, win_at_most, one_die_rule, forced, dice_rule, move_d
             q = move_direction * best if found else utility[s]
             expected_all += p_all[r] * q
             expected_one += p_one[r] * q
-        allowed = allowed_one_die(s, sums[s], one_die_rule)
-        if pick_dice(expected_all, expected_one, allowed, forced, dice_rule, dice_direction, sums[s], rtol):
-            values[s] = expected_one
-            dice[s] = 1
-        else:
-            values[s] = expected_all
-            dice[s] = dice_all
+        store_board(s, expected_all, expected_one, sums[s], one_die_rule, forced, dice_rule, dice_direction,
+                    dice_all, rtol, values, dice)
     return values, dice
+
 
 @njit(cache=True)
 def table_values(utility, win_at_most, one_die_rule, forced, dice_rule, dice_direction, sigma, totals, p_all,
@@ -105,14 +118,10 @@ def table_values(utility, win_at_most, one_die_rule, forced, dice_rule, dice_dir
             q = values[s ^ m] if m >= 0 else utility[s]
             expected_all += p_all[r] * q
             expected_one += p_one[r] * q
-        allowed = allowed_one_die(s, sums[s], one_die_rule)
-        if pick_dice(expected_all, expected_one, allowed, forced, dice_rule, dice_direction, sums[s], rtol):
-            values[s] = expected_one
-            dice[s] = 1
-        else:
-            values[s] = expected_all
-            dice[s] = dice_all
+        store_board(s, expected_all, expected_one, sums[s], one_die_rule, forced, dice_rule, dice_direction,
+                    dice_all, rtol, values, dice)
     return values, dice
+
 
 @njit(cache=True)
 def optimal_moves(values, win_at_most, move_direction, ranked_moves, offsets, totals, rtol, sigma):

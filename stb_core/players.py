@@ -367,6 +367,52 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.
 
 
 # -- beside the exact values: a simulation of whole rounds ---------------------------------------------------
+def seats_by_players(rules: Rules, scoring: str, shut_pays, players=range(2, 5), progress=None) -> pd.DataFrame:
+    """Each seat's expected winnings, chance of winning and of shutting the box, for each number of players
+    (floats, one row per (players, seat))."""
+    parts = []
+    for n in players:
+        seats = play(PubGame(rules, n, scoring, shut_pays), progress=progress).seats
+        parts.append(seats.astype({"expected_payoff": float, "p_win": float, "p_shut": float}).assign(players=n))
+        if progress:
+            progress(f"{n} players solved")
+    return pd.concat(parts, ignore_index=True)
+
+
+def two_games_table(result: PubResult) -> pd.DataFrame:
+    """Two players, two games: who finishes lower without stakes (:mod:`two_player`: a tie is no win, a shut
+    box does not end the round) against this game for stakes; the chance of each outcome in each."""
+    from .two_player import two_player_game
+
+    if result.game.players != 2:
+        raise RulesError(f"players must be 2 to compare with the two-player game, got {result.game.players}")
+    lower = two_player_game(result.game.rules, "beat")
+    tie = float(result.p_tie)
+    first, second = (float(p) - tie for p in result.seats["p_win"].iloc[:2])
+    return pd.DataFrame([
+        {"game": "who finishes lower, no stakes", "first_wins": float(lower.p_first_wins),
+         "tie": float(lower.p_tie), "second_wins": float(lower.p_second_wins)},
+        {"game": f"for stakes, shut box pays {float(result.shut_pays):g}", "first_wins": first, "tie": tie,
+         "second_wins": second}])
+
+
+def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, tolerance: float = 1e-9,
+                     progress=None) -> pd.DataFrame:
+    """The fair bonus (:func:`fair_shut_pays`) for each scoring and number of players: one row each, with
+    whether seat 1 is exactly even there and how many games were solved to find it. ``progress`` (e.g.
+    ``print``) hears about each game."""
+    rows = []
+    for scoring in scorings:
+        for n in players:
+            fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance)
+            rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
+                         "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
+            if progress:
+                found = "none up to the search's limit" if fair.shut_pays is None else f"{fair.shut_pays:.4f}"
+                progress(f"fair bonus, {n} players, {scoring} scoring: {found}")
+    return pd.DataFrame(rows)
+
+
 def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
     """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
     standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: split pots."""

@@ -58,6 +58,25 @@ def test_fair_bonus_makes_the_first_seat_even():
     assert fair.exact_zero and abs(first_seat_payoff(game, fair.shut_pays)) <= 1e-9
 
 
+def test_tables_across_players_and_games():
+    """The per-players table repeats play() for each size; in each of the two two-player games the three
+    outcomes cover every round exactly once."""
+    from stb_core.players import fair_bonus_table, seats_by_players, two_games_table
+
+    rules = Rules(tiles=6)
+    table = seats_by_players(rules, "sum", 2, range(2, 4))
+    for n in (2, 3):
+        alone = play(PubGame(rules, n, "sum", 2)).seats
+        assert list(table.loc[table["players"] == n, "expected_payoff"]) == pytest.approx(
+            list(alone["expected_payoff"]), abs=1e-15)
+    games = two_games_table(play(PubGame(rules, 2, "sum", 2)))
+    assert (games[["first_wins", "tie", "second_wins"]].sum(axis=1) - 1).abs().max() < 1e-12
+    fair = fair_bonus_table(rules, range(2, 3), scorings=("sum",))
+    assert abs(first_seat_payoff(PubGame(rules, 2, "sum", 1), fair.loc[0, "fair_shut_pays"])) <= 1e-8
+    with pytest.raises(RulesError, match="players must be 2"):
+        two_games_table(play(PubGame(rules, 3, "sum", 2)))
+
+
 def test_simulation_of_rounds_covers_the_exact_values():
     result = play(PubGame(Rules(tiles=6), 3, "digits", 2))
     simulated = simulate_rounds(result, 40_000, seed=11)
