@@ -252,6 +252,19 @@ def pareto_front(table: pd.DataFrame) -> pd.DataFrame:
     return best[keep].reset_index(drop=True)
 
 
+def fronts_by_rules(rules_by_label: dict[str, Rules], objectives=("win", "remaining-sum"), max_lines: int = 3,
+                    progress=None) -> pd.DataFrame:
+    """The Pareto front (:func:`pareto_front`) of each labelled rule set, one table: ``rules`` (the label),
+    objective, lines, card and its loss in % of the optimum. ``progress`` hears about each rule set."""
+    parts = []
+    for label, rules in rules_by_label.items():
+        front = pareto_front(search_cards(rules, objectives, max_lines))
+        parts.append(front[["objective", "lines", "card", "loss_percent"]].assign(rules=label))
+        if progress:
+            progress(f"cards searched on {label}")
+    return pd.concat(parts, ignore_index=True)[["rules", "objective", "lines", "card", "loss_percent"]]
+
+
 def card_losses(rules: Rules, card: Card, objective="win", top: int = 10) -> pd.DataFrame:
     """The decisions that cost ``card`` the most (loss judged with optimal play afterwards, weighted by how
     often the card faces them): the exceptions worth learning."""

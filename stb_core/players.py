@@ -415,7 +415,8 @@ def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, toler
 
 def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
     """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
-    standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: split pots."""
+    standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: the share of
+    split pots, ``attrs["rounds"]``: the rounds played."""
     from .simulate import check_games, check_seed, simulate
 
     rounds, seed = check_games(rounds), check_seed(seed)
@@ -454,4 +455,26 @@ def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
                            "p_win": won[:, seat - 1].mean(), "p_shut": (shut_by == seat).mean()}
                           for seat in range(1, n + 1)])
     table.attrs["p_tie"] = float((sharing >= 2).sum() / rounds)
+    table.attrs["rounds"] = rounds
     return table
+
+
+def rounds_against_exact(result: PubResult, simulated: pd.DataFrame) -> pd.DataFrame:
+    """The simulation of :func:`simulate_rounds` beside the exact values: each seat's mean winnings (normal
+    95% interval from its standard error) and the share of split pots (Wilson interval), with the z-score of
+    the gap. Columns: quantity, seat (0 for the split pots), simulated, exact, low, high, z."""
+    from .simulate import Z95, wilson_interval
+
+    rows = []
+    for mine, exact in zip(simulated.itertuples(), result.seats.itertuples(), strict=True):
+        se, exact_payoff = mine.payoff_se, float(exact.expected_payoff)
+        rows.append({"quantity": "winnings", "seat": mine.seat, "simulated": mine.mean_payoff, "exact": exact_payoff,
+                     "low": mine.mean_payoff - Z95 * se, "high": mine.mean_payoff + Z95 * se,
+                     "z": (mine.mean_payoff - exact_payoff) / se if se > 0 else 0.0})
+    rounds = simulated.attrs["rounds"]
+    split, p_split = round(simulated.attrs["p_tie"] * rounds), float(result.p_tie)
+    low, high = wilson_interval(split, rounds)
+    spread = math.sqrt(p_split * (1 - p_split) / rounds)
+    rows.append({"quantity": "split pots", "seat": 0, "simulated": split / rounds, "exact": p_split, "low": low,
+                 "high": high, "z": (split / rounds - p_split) / spread if spread else 0.0})
+    return pd.DataFrame(rows)

@@ -59,7 +59,7 @@ def policy_prices(rules: Rules, policies: dict, objectives=OBJECTIVES) -> pd.Dat
         best = float(solve(rules, obj).value())
         for label, policy in policies.items():
             value = float(evaluate(rules, obj, policy).value())
-            loss = obj.sense * (best - value)
+            loss = obj.sense * (best - value) + 0.0  # + 0.0: optimal play loses 0, not -0
             rows.append({"objective": obj.name, "value_name": value_name(obj), "policy": label, "value": value,
                          "optimal_value": best, "loss": loss,
                          "loss_percent": 100 * loss / abs(best) if best else 0.0})
@@ -151,6 +151,18 @@ def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_
 OPENING_COLUMNS = ["roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
 
 
+def allowed_or_forced(variants: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
+    """From :func:`variants_table`: the value of every game with one die allowed or forced at 6 or less, side
+    by side per (tiles, objective, policy); and whether the two rules are worth the same (to 1e-12) for
+    optimal play under every objective."""
+    rules = {"one die allowed at 6 or less": "allowed", "one die forced at 6 or less": "forced"}
+    part = variants[variants["variant"].isin(rules)].assign(rule=lambda t: t["variant"].map(rules))
+    table = part.pivot_table(index=["tiles", "objective", "policy"], columns="rule", values="value", sort=False)
+    table = table.reset_index()[["tiles", "objective", "policy", "allowed", "forced"]].rename_axis(columns=None)
+    optimal = table[table["policy"] == "optimal"]
+    return table, bool((optimal["allowed"] - optimal["forced"]).abs().max() < 1e-12)
+
+
 def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
     """``make bench``'s path comparison (``data/bench/solve-times.csv``) as one row per board size: the median
     seconds and the peak memory of each sweep (numpy, compiled, and the plain loop it is held against)."""
@@ -200,7 +212,7 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
 def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
     """Optimal values of boards of 1..max_tiles tiles for each number of dice. The win probability is also
     given as an exact fraction for two dice up to ``exact_up_to`` tiles, and as ``"0"`` wherever no roll can
-    reach the highest tile (then no game is won). ``log`` (e.g. ``print``) hears about each size."""
+    reach the highest tile (then no game is won); None elsewhere. ``log`` (e.g. ``print``) hears about each size."""
     rows = []
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         rules = Rules(tiles=n, dice=d)
@@ -211,7 +223,7 @@ def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, lo
             row[value_name(objective)] = float(value)
             if objective == "win":
                 unreachable = n > max(rules.roll_totals)
-                row["p_win_exact"] = str(value) if exact else ("0" if unreachable else "")
+                row["p_win_exact"] = str(value) if exact else ("0" if unreachable else None)
         rows.append(row)
         if log:
             log(f"{d} dice, {n} tiles: solved")

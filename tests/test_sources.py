@@ -10,7 +10,13 @@ from stb_core.sources.expected_cost import (
     source_optimal_action,
     state_value_table,
 )
-from stb_core.sources.game_space import game_space, source_columns, source_exclusions, valid_states
+from stb_core.sources.game_space import (
+    game_space,
+    optimal_strategy,
+    source_columns,
+    source_exclusions,
+    valid_states,
+)
 from stb_core.sources.open_and_shut import (
     board_exhibit,
     exceptions,
@@ -79,6 +85,11 @@ def test_source_003_game_space_counts():
     assert list(space.loc[~space["Redundant"], source_columns(rules)].columns)[:2] == ["X1", "X2"]
     groups = space.groupby("RivalGroup")
     assert (groups["Optimal"].any() | groups["Outcome"].first().eq("Loss")).all()  # every playable group has a best
+    strategy, with_choice, decisive = optimal_strategy(space)
+    best_after = space.groupby("RivalGroup")["PWinAfter"].max()
+    assert (strategy["PWinAfter"].to_numpy() == best_after[strategy["RivalGroup"]].to_numpy()).all()
+    assert decisive <= with_choice == int((groups.size() > 1).sum())
+    assert set(strategy["RivalGroup"]) == {g for g, rows in groups if rows["PWinAfter"].nunique() > 1}
 
 
 # -- source 004 -------------------------------------------------------------------------------------

@@ -140,17 +140,19 @@ class Checks:
                                        PASS if ok else FAIL, VERDICTS[row.kind, ok], row.expected, row.citation))
         return self
 
-    def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float) -> Checks:
+    def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float,
+               show=None) -> Checks:
         """A simulated value against the exact one: ✓ inside its 95% interval, ⚠ outside it (chance, one time
-        in twenty; the z-score says how far), ✗ beyond ``Z_FAIL`` standard errors (not chance)."""
+        in twenty; the z-score says how far), ✗ beyond ``Z_FAIL`` standard errors (not chance). ``show``
+        formats the values (e.g. ``present.percent(3)``; six decimals by default)."""
+        show = show or (lambda v: _minus(f"{v:.6f}"))
         inside = low <= exact <= high
         far = abs(z) > Z_FAIL
         mark = PASS if inside else (FAIL if far else WARN)
         verdict = ("exact value inside the 95% interval" if inside else
                    "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else " (chance: 1 run in 20)"))
-        self.results.append(Result("", "simulation", claim, _minus(f"{exact:.6f}"), _minus(f"{simulated:.6f}") +
-                                   f" ({_minus(f'{low:.6f}')} to {_minus(f'{high:.6f}')})", "95% interval", mark,
-                                   verdict, "holds", "", z))
+        self.results.append(Result("", "simulation", claim, show(exact), f"{show(simulated)} ({show(low)} to "
+                                   f"{show(high)})", "95% interval", mark, verdict, "holds", "", z))
         return self
 
     def invariant(self, claim: str, value: str, holds: bool) -> Checks:
@@ -215,13 +217,18 @@ def _pretty(published: str) -> str:
 
 
 def _tolerance(text: str) -> str:
-    """How a tolerance reads: exact, ± a plain decimal, or as given (a 95% interval)."""
+    """How a tolerance reads: exact, ± a plain decimal (± 5 × 10⁻⁹ below 10⁻⁴), or as given (a 95% interval)."""
     if not text.strip():
         return "exact"
     try:
-        return "±" + f"{float(text):.12f}".rstrip("0").rstrip(".")
+        value = float(text)
     except ValueError:
         return text
+    if 0 < value < 1e-4:
+        mantissa, exponent = f"{value:.0e}".split("e")
+        superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+        return f"±{mantissa} × 10{superscript}"
+    return "±" + f"{value:.12f}".rstrip("0").rstrip(".")
 
 
 def _matches(published: str, computed, tolerance: str) -> bool:

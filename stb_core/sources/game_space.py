@@ -147,3 +147,12 @@ COLUMN_MEANINGS = {
     "PWinAfter": "(Part 2, added here) chance of winning after this move with optimal play afterwards",
     "Optimal": "(Part 2, added here) whether this move maximises PWinAfter within its rival group",
 }
+
+
+def optimal_strategy(space: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:
+    """Part 2 from :func:`game_space`: the optimal rows of every rival group where the choice changes the
+    chance of winning (two rows where two moves are equally good), with the number of groups that offer a
+    choice and of those where it matters."""
+    choices = space[space["StrategyCount"] > 1]
+    decisive = choices.groupby("RivalGroup").filter(lambda g: g["PWinAfter"].nunique() > 1)
+    return decisive[decisive["Optimal"]], int(choices["RivalGroup"].nunique()), int(decisive["RivalGroup"].nunique())
