@@ -429,8 +429,9 @@ def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
     finals = np.full((rounds, n), m + 1, dtype=np.int64)  # a seat that did not play never holds the best
     for seat in range(1, n + 1):
         at = np.flatnonzero(shut_by == 0)
-        for b, c in sorted(set(zip(best[at].tolist(), count[at].tolist(), strict=True))):
-            group = at[(best[at] == b) & (count[at] == c)]
+        best_at, count_at = best[at], count[at]  # the states before this seat plays (groups must not move)
+        for b, c in sorted(set(zip(best_at.tolist(), count_at.tolist(), strict=True))):
+            group = at[(best_at == b) & (count_at == c)]
             outcome = simulate(result.seat_solution(seat, b, c), int(group.size), int(rng.integers(2**31)))
             shut_by[group[outcome.won]] = seat
             kept, ranks = group[~outcome.won], scores.rank[outcome.final_boards[~outcome.won]]
