@@ -223,6 +223,8 @@ def test_two_builds_give_identical_pages(reruns, report_dir, tmp_path):
     for run in bases:
         first = (report_dir / "runs" / f"{run.run}.html").read_bytes()
         assert (tmp_path / "runs" / f"{run.run}.html").read_bytes() == first, run.run
+        notebook = (report_dir / "runs" / f"{run.run}.ipynb").read_bytes()
+        assert (tmp_path / "runs" / f"{run.run}.ipynb").read_bytes() == notebook, run.run
         for csv in (report_dir / "data" / run.run).glob("*.csv"):
             assert (tmp_path / "data" / run.run / csv.name).read_bytes() == csv.read_bytes(), csv
 

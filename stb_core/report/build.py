@@ -173,7 +173,25 @@ def execute(job: Job, staging: Path, label: str = "", log=print) -> Path:
     finally:
         watcher.done.set()
         watcher.join()
+    _make_reproducible(folder / "executed.ipynb")
     return folder
+
+
+def _make_reproducible(path: Path) -> None:
+    """Drop what differs between two runs of the same parameters -- papermill's random id for the cell it injects,
+    its clock times, durations and paths -- so that the notebook and its page are the same, byte for byte."""
+    import nbformat
+
+    notebook = nbformat.read(path, as_version=4)
+    for cell in notebook.cells:
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            cell["id"] = "injected-parameters"
+        for key in ("papermill", "execution"):
+            cell.get("metadata", {}).pop(key, None)
+    run = notebook.metadata.get("papermill", {})
+    for key in ("start_time", "end_time", "duration", "input_path", "output_path", "exception"):
+        run.pop(key, None)
+    nbformat.write(notebook, path)
 
 
 def _replace_tree(source: Path, target: Path) -> None:
@@ -269,7 +287,9 @@ def render(job: Job) -> None:
     box = verdict_box(read_record(job.run), job)
     if box:
         first = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown")
-        notebook.cells.insert(first + 1, nbformat.v4.new_raw_cell(box, metadata={"stb": "verdict"}))
+        verdict = nbformat.v4.new_raw_cell(box, metadata={"stb": "verdict"})
+        verdict["id"] = "verdict"  # a fixed id: the page stays byte-identical
+        notebook.cells.insert(first + 1, verdict)
     position = [c.stem for c in CHAPTERS].index(job.stem)
     pages = [(f"{up}{c.page}", f"{c.number}. {c.title}", c.stem == job.stem) for c in CHAPTERS]
     resources = {
