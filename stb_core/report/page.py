@@ -1,0 +1,224 @@
+"""The page a notebook builds: its checked parameters and rules, its tables, figures and findings, its checks.
+
+A notebook's first code cell is ``page = Page("<stem>", globals())``: it checks the parameters the kernel was
+given against the notebook's declared domain (:mod:`stb_core.report.parameters`; an injected unknown name such
+as ``tilez`` is refused), names the run after the parameters that differ from the defaults, and sets the
+figures' look. Then, in the notebook's sections:
+
+* ``page.table(df, caption, name, columns=..., formats=...)`` saves ``data/<run>/<name>.csv`` and shows it;
+* ``page.figure(fig, name, caption, alt)`` saves ``figures/<run>/<name>.{png,svg,pdf}`` and shows it;
+* ``page.say(text)`` / ``page.finding(text)`` show sentences written from the computed numbers;
+* ``page.checks`` collects the reproduction checks, ``page.finish(headline)`` shows them, writes the run's
+  record for the index and raises if the engine disagrees with a claim the notebook reproduces.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import types
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import HTML, display
+
+from ..rules import Rules
+from . import present, style
+from .catalogue import chapter, sources
+from .checks import Checks, write_record
+from .exports import save_figure, save_table
+from .parameters import ParameterError, domain, run_name
+from .paths import NOTEBOOK_DIR, output_root
+
+_IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
+_PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
+RULE_PARAMETERS = ("tiles", "dice", "sides", "one_die", "win_at_most")
+
+
+def notebook_defaults(stem: str) -> dict:
+    """The literals of the notebook's ``parameters`` cell: ``{name: default}``."""
+    notebook = json.loads((NOTEBOOK_DIR / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    cells = [c for c in notebook["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    if len(cells) != 1:
+        raise ParameterError(f"{stem} needs exactly one cell tagged 'parameters'")
+    tree = ast.parse("".join(cells[0]["source"]))
+    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)}
+
+
+def injected_names(namespace: dict, declared) -> list[str]:
+    """Plain-data names in the notebook's globals that are not declared parameters (``-p tilez 10``)."""
+    found = []
+    for name, value in namespace.items():
+        if name.startswith("_") or name in _IPYTHON_NAMES or name.isupper() or name in declared:
+            continue
+        if isinstance(value, types.ModuleType | type) or callable(value):
+            continue
+        if isinstance(value, _PARAMETER_TYPES):
+            found.append(name)
+    return sorted(found)
+
+
+class Page:
+    """One run of one notebook: see the module docstring."""
+
+    def __init__(self, stem: str, namespace: dict):
+        self.stem = stem
+        self.chapter = chapter(stem)
+        self.domain = domain(stem)
+        self.defaults = notebook_defaults(stem)
+        extra = injected_names(namespace, self.domain.names)
+        if extra:
+            raise ParameterError(f"unknown parameter {extra[0]!r}; this notebook's parameters are: "
+                                 f"{', '.join(self.domain.names)}")
+        self.values = self.domain.check({name: namespace[name] for name in self.domain.names})
+        self.run = run_name(stem, self.values, self.defaults)
+        self.default = self.run == stem
+        self.checks = Checks(stem)
+        self.findings: list[str] = []
+        self.written: list[tuple[str, str]] = []  # (kind, relative href) of every file this run wrote
+        self.shown_tables = 0
+        style.apply()
+
+    # -- parameters and rules --------------------------------------------------------------------------
+    def rules(self, **overrides) -> Rules:
+        """The ``Rules`` made of this run's rule parameters (tiles, dice, sides, one_die, win_at_most)."""
+        given = {k: v for k, v in self.values.items() if k in RULE_PARAMETERS}
+        return Rules(**{**given, **overrides})
+
+    def is_source_game(self, **source_values) -> bool:
+        """Whether this run plays the source's own game (its rule parameters at the source's values)."""
+        return all(self.values.get(name, value) == value for name, value in source_values.items())
+
+    def parameters(self, rules: Rules | None = None) -> None:
+        """Show this run's parameters (so a reader of the HTML sees them with the code hidden)."""
+        rows = []
+        for parameter in self.domain.parameters:
+            value, default = self.values[parameter.name], self.defaults.get(parameter.name)
+            shown = _plain(value)
+            if parameter.labels and value in parameter.labels and parameter.labels[value] != value:
+                shown += f": {parameter.labels[value]}"
+            if value != default:
+                shown += f" (default {_plain(default)})"
+            rows.append({"parameter": parameter.name.replace("_", " "), "value": shown, "meaning": parameter.help})
+        caption = "The parameters of this run" + (f"; the rules they make: {rules.describe()}" if rules else "")
+        self.table(pd.DataFrame(rows), caption, None, columns={"parameter": "parameter", "value": "value",
+                                                                 "meaning": "meaning"})
+
+    # -- what a page shows -------------------------------------------------------------------------------
+    def href(self, relative: str) -> str:
+        """A link from this run's page to a file of the report (the default pages sit one folder up)."""
+        return relative if self.default else f"../{relative}"
+
+    def table(self, table: pd.DataFrame, caption: str, name: str | None, *, columns: dict | None = None,
+              formats: dict | None = None, max_rows: int | None = 25, note: str | None = None,
+              export: pd.DataFrame | None = None) -> None:
+        """Save the table as ``data/<run>/<name>.csv`` (``export`` if given, else the table itself, with its
+        machine column names) and show it with ``columns`` as headers; ``name=None`` shows without saving. A table
+        with no rows (a case the parameters do not produce) is said in a sentence instead of drawn empty."""
+        href = None
+        if name is not None:
+            save_table(table if export is None else export, self.run, name)
+            href = self.href(f"data/{self.run}/{name}.csv")
+            self.written.append(("table", href))
+        if table.empty:
+            self.say(f"*{caption.rstrip('.')}*: none with these parameters.")
+            return
+        self.shown_tables += 1
+        uid = name or f"table-{self.shown_tables}"
+        display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
+                                        max_rows=max_rows, csv_href=href, note=note)))
+
+    def figure(self, fig, name: str, caption: str, alt: str) -> None:
+        """Save ``fig`` (``figures/<run>/<name>.png/svg/pdf``), show it with its caption and alt text, close it."""
+        paths = save_figure(fig, self.run, name)
+        files = {p.suffix[1:]: self.href(f"figures/{self.run}/{p.name}") for p in paths}
+        self.written += [("figure", href) for href in files.values()]
+        width = fig.get_size_inches()[0]
+        svg = Path(paths[1]).read_bytes()
+        plt.close(fig)
+        display(HTML(present.figure_html(svg, caption, alt, files, width)))
+
+    def progress(self, message: str) -> None:
+        """A progress line for a long computation: printed by the build driver as it comes (``make report``,
+        ``make notebook``), not part of the page; ignored in an interactive session."""
+        path = os.environ.get("STB_PROGRESS_FILE")
+        if path:
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(message.strip() + "\n")
+
+    def say(self, text: str) -> None:
+        """Show a paragraph written from this run's numbers."""
+        display(HTML(present.prose_html(text)))
+
+    def finding(self, text: str) -> None:
+        """Show a finding (highlighted) and keep it for the index."""
+        self.findings.append(" ".join(text.split()))
+        display(HTML(present.prose_html(text, "finding")))
+
+    # -- the end of the page -------------------------------------------------------------------------------
+    def finish(self, headline: dict) -> None:
+        """Show the checks -- the sources' published figures and statements, then the page's own checks
+        (simulations against exact values, invariants) -- write the run's record for the index
+        (``data/<run>/checks.json``), and raise if the engine disagrees with a claim this notebook reproduces."""
+        table = self.checks.table()
+        kinds = pd.Series([r.kind for r in self.checks.results], dtype=object)
+        sourced = kinds.isin(["figure", "statement"]).to_numpy()
+        columns = {"claim": "claim", "published": "published", "computed now": "computed now",
+                   "tolerance": "tolerance", "check": "check", "verdict": "verdict"}
+        if sourced.any():
+            caption = ("Every published figure and statement of the source, against what the engine computes now"
+                       if self.chapter.source else
+                       "Figures published by the sources that this page's tables contain, recomputed")
+            self.table(table[sourced], caption, "checks", max_rows=None, columns=columns, export=table)
+        if (~sourced).any():
+            own = set(kinds[~sourced])
+            what = " and ".join([w for k, w in (("simulation", "simulations against the exact values"),
+                                                ("invariant", "invariants the numbers must satisfy")) if k in own])
+            self.table(table[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
+                       max_rows=None, columns={**columns, "published": "exact value",
+                                               "computed now": "computed now (a simulation: with its 95% interval)"})
+        record = self.checks.record(self.run, self.chapter.title, headline, self.findings)
+        record["source"] = self.chapter.source
+        record["parameters"] = dict(self.values)
+        write_record(self.run, record)
+        self.checks.raise_unexpected()
+
+    def exports(self) -> None:
+        """List every file this run wrote, with links."""
+        tables = [h for kind, h in self.written if kind == "table"]
+        figures = list(dict.fromkeys(h.rsplit(".", 1)[0] for kind, h in self.written if kind == "figure"))
+        parts = []
+        if tables:
+            parts.append("**Tables** (CSV; load with `pandas.read_csv`): " + ", ".join(
+                f"[{h.rsplit('/', 1)[-1]}]({h})" for h in tables) + ".")
+        if figures:
+            number = self.chapter.number
+            parts.append("**Figures** (PNG at 200 dpi, SVG with text as text, PDF with TrueType fonts; 3.3 or 6.5 "
+                         "inches wide): " + "; ".join(
+                             f"Figure {number}.{i}, {f.rsplit('/', 1)[-1]} ([PNG]({f}.png), [SVG]({f}.svg), "
+                             f"[PDF]({f}.pdf))" for i, f in enumerate(figures, 1)) + ".")
+        display(HTML("".join(f"<p>{present.prose_inline(p)}</p>" for p in parts)))
+
+    @property
+    def source(self):
+        """The source this page checks (None for pages beyond the sources)."""
+        return sources()[self.chapter.source] if self.chapter.source else None
+
+
+def _plain(value) -> str:
+    """A parameter value as a reader reads it: text without quotes (empty shown as "(empty)"), numbers
+    with thousands separators."""
+    if isinstance(value, str):
+        return value if value else "(empty)"
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,g}"
+
+
+def output_folder(run: str) -> Path:
+    """Where a run's tables are (for tests and the build)."""
+    return output_root() / "data" / run

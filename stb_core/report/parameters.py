@@ -1,0 +1,199 @@
+"""Every notebook's parameters and what each may be: one declaration, used by the build driver before a
+kernel starts and by the notebook's own first cell (so a run from JupyterLab or plain papermill is checked
+the same way).
+
+A :class:`Parameter` has a type and a range or a list of choices; a :class:`Domain` adds the checks on
+combinations (a board must fit the tiles). ``quick`` is the largest value the tests' rerun matrix runs (the
+domain may allow slower runs: a reader waits, a test does not). The defaults are the literals of each
+notebook's ``parameters`` cell; a test checks that every declared name is there and every default is allowed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..objectives import OBJECTIVES
+from ..rules import DICE_RANGE, ONE_DIE_OPTIONS, SIDES_RANGE, TILES_RANGE
+
+
+class ParameterError(ValueError):
+    """A parameter that is unknown, of the wrong type or outside its domain: one line naming it."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One notebook parameter: its name, type and allowed values, and what it means."""
+
+    name: str
+    kind: type
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple | None = None
+    pattern: str | None = None      # for text: a regular expression the value must match
+    quick: object = None            # the largest value the rerun matrix runs (default: high)
+    labels: dict | None = None      # for choices: how each reads on a page
+
+    def allowed(self) -> str:
+        """The allowed values, in words."""
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if self.kind is str:
+            return f"text like {self.help.split('e.g. ')[-1]}" if "e.g. " in self.help else "text"
+        noun = {int: "an integer", float: "a number"}[self.kind]
+        return f"{noun} between {self.low:g} and {self.high:g}"
+
+    def check(self, value):
+        """``value`` if allowed (ints accepted for a float parameter, as floats); ParameterError otherwise."""
+        ok_type = (isinstance(value, self.kind) and not isinstance(value, bool)) or (
+            self.kind is float and isinstance(value, int) and not isinstance(value, bool))
+        if not ok_type:
+            raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
+        if self.choices is not None and value not in self.choices:
+            raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
+        if self.kind in (int, float) and not self.low <= value <= self.high:
+            raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
+        if self.pattern is not None and not re.fullmatch(self.pattern, value):
+            raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
+        return float(value) if self.kind is float else value
+
+    def corners(self) -> list:
+        """The values the rerun matrix tries: each choice, or the smallest and the quick largest."""
+        if self.choices is not None:
+            return list(self.choices)
+        if self.kind is str:
+            return []
+        return [self.kind(self.low), self.kind(self.quick if self.quick is not None else self.high)]
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A notebook's parameters, checks of their combinations (each returns an error message or None), and
+    ``quick``: small values of the slow parameters, the base from which the tests' rerun matrix varies each
+    parameter to the corners of its domain."""
+
+    parameters: tuple[Parameter, ...]
+    combinations: tuple[Callable[[dict], str | None], ...] = field(default=())
+    quick: dict = field(default_factory=dict)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.parameters)
+
+    def check(self, values: dict) -> dict:
+        """The values checked one by one, then together; the first problem raises :class:`ParameterError`."""
+        unknown = sorted(set(values) - set(self.names))
+        if unknown:
+            raise ParameterError(f"unknown parameter {unknown[0]!r}; this notebook's parameters are: "
+                                 f"{', '.join(self.names)}")
+        checked = {p.name: p.check(values[p.name]) for p in self.parameters if p.name in values}
+        for combination in self.combinations:
+            problem = combination(checked)
+            if problem:
+                raise ParameterError(problem)
+        return checked
+
+
+# -- the parameters the notebooks share --------------------------------------------------------------------
+def tiles(high: int = 16, quick: int | None = None, help: str = "the tiles 1 to this number start open") -> Parameter:
+    return Parameter("tiles", int, help, TILES_RANGE[0], high, quick=quick)
+
+
+DICE = Parameter("dice", int, "dice rolled", *DICE_RANGE, quick=3)
+SIDES = Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12)
+ONE_DIE = Parameter("one_die", str, "when one die may be rolled instead of all the dice", choices=ONE_DIE_OPTIONS,
+                    labels={"never": "never", "high-shut": "once every tile from 7 up is shut",
+                            "sum-le-6": "once the open tiles total 6 or less"})
+SEED = Parameter("seed", int, "random seed", 0, 2**32 - 1, quick=2**32 - 1)
+
+
+def games(low: int = 1_000, high: int = 10_000_000, quick: int = 20_000) -> Parameter:
+    return Parameter("games", int, "simulated games", low, high, quick=quick)
+
+
+def _board_fits(values: dict) -> str | None:
+    board = values.get("board", "")
+    if board and max(int(t) for t in board.split(",")) > values.get("tiles", 0):
+        return f"board must list tiles between 1 and tiles = {values['tiles']}; got {board!r}"
+    if board and len(set(board.split(","))) != len(board.split(",")):
+        return f"board lists a tile twice: {board!r}"
+    return None
+
+
+DOMAINS: dict[str, Domain] = {
+    "01-sequence-counts": Domain((
+        tiles(16, quick=12),
+        Parameter("board", str, "open tiles for the counts by number of moves, e.g. 1,3,4,6,7 (empty: all open)",
+                  pattern=r"(|\d{1,2}(,\d{1,2})*)"),
+        games(),
+        SEED,
+    ), (_board_fits,), {"tiles": 8, "games": 5_000}),
+    "02-riddler-one-die": Domain((tiles(16, quick=12), DICE, SIDES, ONE_DIE), quick={"tiles": 8}),
+    "03-open-and-shut": Domain((
+        tiles(12, quick=10), DICE, SIDES,
+        Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
+                  0.0, 1.0),
+    ), quick={"tiles": 7}),
+    "04-game-space": Domain((
+        tiles(12, quick=10, help="the boxes 1 to this number start open"),
+        Parameter("win_at_most", int, "won once the open boxes total this or less", 0, 300, quick=78), DICE, SIDES,
+    ), quick={"tiles": 7}),
+    "05-expected-cost-mdp": Domain((tiles(12, quick=10), SEED), quick={"tiles": 8}),
+    "06-whole-map": Domain((
+        tiles(12, quick=9, help="the main board: tiles 1 to this number"),
+        Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12),
+        DICE, SIDES,
+        Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14),
+        Parameter("margin_percent", float, "the strategy card must get within this % of the optimum", 0.0, 100.0),
+        Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2),
+        Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES),
+    ), quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
+    "07-pub-game": Domain((
+        Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4),
+        Parameter("scoring", str, "a finished turn scores the sum of the open tiles, or their digits read as a number", choices=("sum", "digits")),
+        Parameter("shut_pays", float, "what a player who shuts the box wins from each other player, in stakes", 1.0, 1000.0, quick=10.0),
+        tiles(10, quick=8), DICE, SIDES, ONE_DIE,
+        Parameter("max_players", int, "the tables by number of players run from 2 players to this many", 2, 6, quick=4),
+        Parameter("rounds", int, "simulated rounds beside the exact values", 1_000, 1_000_000, quick=5_000),
+        SEED,
+    ), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+}
+
+
+def domain(stem: str) -> Domain:
+    """The declared parameters of a notebook."""
+    if stem not in DOMAINS:
+        raise ParameterError(f"notebook must be one of {', '.join(DOMAINS)}; got {stem!r}")
+    return DOMAINS[stem]
+
+
+def parse_value(text: str):
+    """A ``-p`` value as papermill reads it from the command line: ``True``/``False``/``None``, an int, a
+    float, else the text itself."""
+    if text in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[text]
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def run_name(stem: str, values: dict, defaults: dict) -> str:
+    """``stem`` for the default parameters, else ``stem--name=value--...`` for each changed one, in the
+    declared order: signs and decimals kept (``margin_percent=-1`` and ``=1`` differ), text made file-safe.
+
+    >>> run_name("06-whole-map", {"tiles": 8, "margin_percent": 2.5}, {"tiles": 9, "margin_percent": 2.5})
+    '06-whole-map--tiles=8'
+    """
+    changed = [f"{name}={_file_safe(value)}" for name, value in values.items() if defaults.get(name) != value]
+    return "--".join([stem, *changed])
+
+
+def _file_safe(value) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    return re.sub(r"[^A-Za-z0-9.,_+-]", "_", str(value)) or "empty"

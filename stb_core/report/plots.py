@@ -1,0 +1,339 @@
+"""The report's figures, one function each: a tidy table in, a matplotlib figure out (``style.figure``), in the
+report's colours and names. Captions and alt text belong to the page (``Page.figure``), not here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import matplotlib.ticker as mticker
+import numpy as np
+import pandas as pd
+
+from . import style
+
+
+def _integer_ticks(axis) -> None:
+    axis.set_major_locator(mticker.MaxNLocator(integer=True))
+
+
+def _percent_axis(axis, decimals: int | None = None) -> None:
+    axis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=decimals))
+
+
+def counts_by_moves(table: pd.DataFrame):
+    """Bars of dice-weighted winning sequences by number of moves (log scale)."""
+    fig, ax = style.figure("column", 2.3)
+    shown = table[table["sequences"] > 0]
+    ax.bar(shown["moves"], shown["sequences"].astype(float), color=style.BLUE, width=0.7)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of moves")
+    ax.set_ylabel("winning sequences")
+    _integer_ticks(ax.xaxis)
+    return fig
+
+
+def win_rates(table: pd.DataFrame, published: dict | None = None):
+    """Simulated win rates with their 95% intervals (points and bars) beside the exact values (ticks), one
+    row per policy; ``published``: the source's own simulated rates by policy (crosses)."""
+    fig, ax = style.figure("full", 0.55 * len(table) + 1.1)
+    y = np.arange(len(table))[::-1]
+    for yi, row in zip(y, table.itertuples(), strict=True):
+        c = style.colour(row.policy)
+        ax.errorbar(row.simulated_p_win, yi, xerr=[[row.simulated_p_win - row.low_95], [row.high_95 - row.simulated_p_win]],
+                    fmt="o", color=c, capsize=3, lw=1.5, ms=5)
+        ax.plot([row.exact_p_win] * 2, [yi - 0.28, yi + 0.28], color="black", lw=2)
+        if published and row.policy in published:
+            ax.plot(published[row.policy], yi + 0.32, marker="x", color=style.VERMILLION, ms=6, mew=1.5, ls="none")
+    ax.set_yticks(y, [style.name(p) for p in table["policy"]])
+    ax.set_ylim(-0.6, len(table) - 0.3)
+    ax.set_xlabel("chance of shutting the box")
+    ax.set_xlim(left=0)
+    _percent_axis(ax.xaxis, 1)
+    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a", mfc="white",
+                           label="simulated, 95% interval (in each row's colour)"),
+               ax.plot([], [], color="black", lw=2, label="exact")[0]]
+    if published:
+        handles.append(ax.plot([], [], marker="x", color=style.VERMILLION, ls="none", label="the source's simulation")[0])
+    ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=3)
+    return fig
+
+
+def one_die_advantage(table: pd.DataFrame, dice_label: str):
+    """Each board offering the choice: the open tiles' total (x) against how much more often one die shuts
+    the box than all the dice (y, percentage points), coloured by the better choice."""
+    fig, ax = style.figure("full", 2.6)
+    for best, part in table.groupby("best", sort=False):
+        key = "one die" if best == "one die" else ("either" if best == "either" else "two dice")
+        label = "one die better" if best == "one die" else ("equal" if best == "either" else f"{dice_label} better")
+        ax.scatter(part["open_sum"], 100 * part["one_minus_two"], s=16, color=style.colour(key), label=label,
+                   alpha=0.85, edgecolor="white", linewidth=0.4)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("sum of the open tiles")
+    ax.set_ylabel("one die minus\n" + dice_label + " (pp)")
+    _integer_ticks(ax.xaxis)
+    style.legend_outside(ax)
+    return fig
+
+
+def policy_loss_by_objective(table: pd.DataFrame, policy: str, label: str = "scoring"):
+    """Bars: what ``policy`` loses against optimal play under each objective or scoring, in % of the
+    optimum, labelled with the loss in the objective's own units (``table``: ``label``, ``loss``,
+    ``loss_percent``)."""
+    fig, ax = style.figure("column", 0.45 * len(table) + 0.9)
+    y = np.arange(len(table))[::-1]
+    ax.barh(y, table["loss_percent"], color=style.colour(policy), height=0.6)
+    for yi, row in zip(y, table.itertuples(), strict=True):
+        ax.annotate(f"{row.loss_percent:.2f}%  ({row.loss:.3g})", (row.loss_percent, yi), xytext=(3, 0),
+                    textcoords="offset points", va="center", fontsize=7.5)
+    ax.set_yticks(y, table[label])
+    ax.set_xlabel("loss, % of the optimum")
+    ax.set_xlim(0, table["loss_percent"].max() * 2.1 if len(table) and table["loss_percent"].max() > 0 else 1)
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def ranked_losses(table: pd.DataFrame, value: str, colour_by: str, xlabel: str, ylabel: str, colour_label: str):
+    """Each row a dot: ``value`` ranked largest first, coloured by a numeric column (a sequential scale)."""
+    fig, ax = style.figure("full", 2.5)
+    ranked = table.sort_values(value, ascending=False, kind="stable").reset_index(drop=True)
+    points = ax.scatter(np.arange(1, len(ranked) + 1), ranked[value], c=ranked[colour_by], cmap="viridis", s=12,
+                        linewidth=0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _integer_ticks(ax.xaxis)
+    bar = fig.colorbar(points, ax=ax, pad=0.01)
+    bar.set_label(colour_label)
+    return fig
+
+
+def loss_when_and_per_game(table: pd.DataFrame):
+    """Each costly decision: what it costs when it happens (x) against what it costs per game (y), log-log."""
+    fig, ax = style.figure("column", 2.6)
+    ax.scatter(table["loss"], table["weighted_loss"], s=10, color=style.colour("highest-tile"), linewidth=0)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("lost when it happens")
+    ax.set_ylabel("lost per game")
+    return fig
+
+
+def by_threshold(table: pd.DataFrame, marked: int | None = None):
+    """The chance of winning with optimal play against the win threshold."""
+    fig, ax = style.figure("column", 2.3)
+    ax.plot(table["win_at_most"], table["p_win"], marker="o", color=style.colour("win"), ms=4)
+    if marked is not None and marked in set(table["win_at_most"]):
+        ax.axvline(marked, color=style.GREY, lw=1, ls="--")
+    ax.set_xlabel("won at or below this sum")
+    ax.set_ylabel("P(win), optimal play")
+    _integer_ticks(ax.xaxis)
+    _percent_axis(ax.yaxis)
+    ax.set_ylim(bottom=0)
+    return fig
+
+
+def cost_by_mean_tile(table: pd.DataFrame, tiles: int):
+    """Small multiples, one panel per number of open tiles: each state's expected cost against its mean open tile."""
+    counts = sorted(table["tiles_open"].unique())
+    ncols = 3 if len(counts) > 1 else 1
+    nrows = -(-len(counts) // ncols)
+    fig, axes = style.figure("full", 1.55 * nrows + 0.4, ncols=ncols, nrows=nrows, sharex=True, sharey=True,
+                             squeeze=False)
+    for ax, count in zip(axes.flat, counts, strict=False):
+        part = table[table["tiles_open"] == count]
+        ax.scatter(part["state_average"], part["value"], s=6, color=style.colour("remaining-sum"), linewidth=0)
+        ax.set_title(f"{count} tile{'s' if count > 1 else ''} open", fontsize=8)
+    for ax in axes.flat[len(counts):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("mean open tile")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("expected cost")
+    return fig
+
+
+def variants_value(table: pd.DataFrame, column: str = "value", xlabel: str = "chance of shutting the box, optimal play"):
+    """One row per rule variant: the value for each board size (marker shape), in the variant's colour."""
+    fig, ax = style.figure("full", 2.7)
+    variants = list(dict.fromkeys(table["variant"]))
+    sizes = list(dict.fromkeys(table["tiles"]))
+    markers = ["o", "s", "^", "D"]
+    y = {v: len(variants) - 1 - i for i, v in enumerate(variants)}
+    for m, n in zip(markers, sizes, strict=False):
+        part = table[table["tiles"] == n]
+        ax.scatter(part[column], [y[v] for v in part["variant"]], marker=m, s=36,
+                   color=[style.colour(v) for v in part["variant"]], edgecolor="black", linewidth=0.5, zorder=3)
+        ax.scatter([], [], marker=m, s=36, color="white", edgecolor="black", label=f"tiles 1–{n}")
+    ax.set_yticks(list(y.values()), list(y.keys()))
+    ax.set_xlabel(xlabel)
+    if column == "value" and table[column].max() <= 1:
+        _percent_axis(ax.xaxis, 0)
+    style.legend_above(ax, ncol=len(sizes))
+    return fig
+
+
+def heuristic_prices(table: pd.DataFrame, order: list[str]):
+    """Small multiples, one panel per objective: each policy's loss against optimal play, % of the optimum (log)."""
+    objectives = list(dict.fromkeys(table["objective"]))
+    fig, axes = style.figure("full", 0.32 * len(order) + 1.0, ncols=len(objectives), sharey=True, squeeze=False)
+    for ax, objective in zip(axes[0], objectives, strict=True):
+        part = table[table["objective"] == objective].set_index("policy").loc[order]
+        y = np.arange(len(order))[::-1]
+        ax.barh(y, part["loss_percent"].clip(lower=1e-6), color=[style.colour(p) for p in order], height=0.65)
+        ax.set_xscale("log")
+        low = 10 ** np.floor(np.log10(max(part["loss_percent"].min(), 1e-3)))
+        high = 10 ** np.ceil(np.log10(max(part["loss_percent"].max(), low * 10)))
+        ax.set_xlim(low, high)
+        ax.xaxis.set_major_locator(mticker.LogLocator(base=10, numticks=6))
+        ax.xaxis.set_minor_locator(mticker.NullLocator())
+        ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+        ax.set_title(style.name(objective), fontsize=8)
+        ax.set_xlabel("% of the optimum lost")
+        ax.grid(axis="y", visible=False)
+    axes[0][0].set_yticks(np.arange(len(order))[::-1], [style.name(p) for p in order])
+    fig.get_layout_engine().set(wspace=0.06)  # room between one panel's last tick and the next panel's first
+    return fig
+
+
+def card_front(front: pd.DataFrame):
+    """The best card of each length: its loss against optimal play (%), one line per objective."""
+    fig, ax = style.figure("column", 2.2)
+    for objective, part in front.groupby("objective", sort=False):
+        ax.plot(part["lines"], part["loss_percent"], marker="o", color=style.colour(objective),
+                label=style.name(objective), ms=5)
+    ax.set_xlabel("lines on the card")
+    ax.set_ylabel("loss, % of the optimum")
+    _integer_ticks(ax.xaxis)
+    ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}%"))
+    ax.set_ylim(bottom=0)
+    style.legend_above(ax, ncol=2)
+    return fig
+
+
+def strategy_card(lines: list[str], rules_text: str, cost_text: str):
+    """A card to cut out (3.3 in wide, as tall as its lines need): the rules it is for, its lines in order, and
+    what it costs, inside a dashed cutting line."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import FancyBboxPatch
+
+    line_height, head, foot = 0.30, 0.62, 0.40  # inches
+    height = head + line_height * len(lines) + foot
+    fig = plt.figure(figsize=(style.WIDTHS["column"], height))
+    inch = 1 / height  # one inch in figure coordinates, vertically
+    fig.patches.append(FancyBboxPatch((0.02, 0.03), 0.96, 0.94, boxstyle="round,pad=0,rounding_size=0.02",
+                                      transform=fig.transFigure, fill=False, lw=1.0, ls=(0, (4, 3)),
+                                      edgecolor="#57606a"))
+    fig.text(0.07, 1 - 0.18 * inch, "Shut the Box: what to shut", fontsize=10, weight="bold", va="top")
+    fig.text(0.07, 1 - 0.42 * inch, rules_text, fontsize=6.5, color="#57606a", va="top")
+    for i, line in enumerate(lines):
+        lead = "1." if i == 0 else f"{i + 1}. if still equal,"
+        fig.text(0.07, 1 - (head + (i + 0.15) * line_height) * inch, f"{lead} {line}", fontsize=8.5, va="top")
+    fig.text(0.07, 0.12 * inch + 0.03, cost_text, fontsize=6.5, color="#57606a", va="bottom")
+    return fig
+
+
+def distributions_by_variant(table: pd.DataFrame, base: str = "two dice always"):
+    """Small multiples, one panel per variant: P(final sum left = s), with the base variant outlined."""
+    variants = list(dict.fromkeys(table["variant"]))
+    ncols = 3
+    nrows = -(-len(variants) // ncols)
+    fig, axes = style.figure("full", 1.45 * nrows + 0.5, ncols=ncols, nrows=nrows, sharex=True, sharey=True,
+                             squeeze=False)
+    reference = table[table["variant"] == base]
+    for ax, variant in zip(axes.flat, variants, strict=False):
+        part = table[table["variant"] == variant]
+        ax.bar(part["final_sum"], part["probability"], width=0.9, color=style.colour(variant))
+        if variant != base:
+            ax.step(reference["final_sum"], reference["probability"], where="mid", color="black", lw=0.7)
+        ax.set_title(textwrap.fill(variant, 28), fontsize=7.5)
+    for ax in axes.flat[len(variants):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("sum left open")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("probability")
+        ax.yaxis.set_major_locator(mticker.MaxNLocator(4))
+        ax.yaxis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=None))
+    return fig
+
+
+def tie_break_differences(table: pd.DataFrame, rules_names: list[str], base: str = "canonical"):
+    """For each final sum: how much each tie-break's probability differs from the base rule's (percentage points)."""
+    fig, ax = style.figure("full", 2.3)
+    width = 0.8 / max(len(rules_names) - 1, 1)
+    others = [r for r in rules_names if r != base]
+    for i, name in enumerate(others):
+        ax.bar(table["final_sum"] + (i - (len(others) - 1) / 2) * width, 100 * (table[name] - table[base]),
+               width=width, color=style.colour(name), label=f"{name} minus {base}")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("sum left open")
+    ax.set_ylabel("difference (pp)")
+    ax.set_xticks(table["final_sum"])
+    style.legend_above(ax, ncol=len(others))
+    return fig
+
+
+def more_tiles(table: pd.DataFrame):
+    """The optimal chance of winning and expected sum left against the number of tiles, per number of dice."""
+    fig, axes = style.figure("full", 2.4, ncols=2)
+    for ax, column, label in zip(axes, ["p_win", "expected_remaining_sum"],
+                                 ["P(win), optimal play", "expected sum left"], strict=True):
+        for d, part in table.groupby("dice"):
+            shown = part[part[column] > 0]
+            ax.plot(shown["tiles"], shown[column], marker="o", ms=3, color=style.DICE[d],
+                    label=f"{d} {'die' if d == 1 else 'dice'}")
+        ax.set_yscale("log")
+        ax.set_xlabel("tiles")
+        ax.set_ylabel(label)
+        _integer_ticks(ax.xaxis)
+    style.legend_above(axes[0], ncol=3)
+    return fig
+
+
+def seat_values(table: pd.DataFrame):
+    """Each seat's expected winnings (in stakes) for each number of players: one line per number of players."""
+    fig, ax = style.figure("column", 2.4)
+    for i, (players, part) in enumerate(table.groupby("players")):
+        ax.plot(part["seat"], part["expected_payoff"], marker="o", ms=4, color=style.SERIES[i % len(style.SERIES)],
+                label=f"{players} players")
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("seat (order of play)")
+    ax.set_ylabel("expected winnings (stakes)")
+    _integer_ticks(ax.xaxis)
+    style.legend_outside(ax)
+    return fig
+
+
+def fair_bonus(table: pd.DataFrame):
+    """The fair bonus for a shut box against the number of players, one line per scoring."""
+    fig, ax = style.figure("column", 2.4)
+    for scoring, part in table.groupby("scoring", sort=False):
+        shown = part.dropna(subset=["fair_shut_pays"])
+        ax.plot(shown["players"], shown["fair_shut_pays"], marker="o", ms=4, color=style.colour(f"{scoring} scoring"),
+                label=f"{scoring} scoring")
+    ax.axhline(1, color=style.GREY, lw=0.8, ls="--")
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1, 2, 5)))
+    ax.yaxis.set_minor_locator(mticker.NullLocator())
+    ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xlabel("players")
+    ax.set_ylabel("fair bonus (stakes from each)")
+    _integer_ticks(ax.xaxis)
+    style.legend_above(ax, ncol=2)
+    return fig
+
+
+def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
+    """Each seat's expected winnings in percent of a stake: exact (tick) and simulated with a 95% interval."""
+    fig, ax = style.figure("column", 0.45 * len(exact) + 1.1)
+    y = np.arange(len(exact))[::-1]
+    mean, half = 100 * simulated["mean_payoff"], 100 * 1.959963984540054 * simulated["payoff_se"]
+    ax.errorbar(mean, y, xerr=half, fmt="o", color=style.BLUE, capsize=3, ms=4, lw=1.5, label="simulated, 95% interval")
+    for yi, value in zip(y, 100 * exact["expected_payoff"], strict=True):
+        ax.plot([value, value], [yi - 0.3, yi + 0.3], color="black", lw=2)
+    ax.plot([], [], color="black", lw=2, label="exact")
+    ax.axvline(0, color=style.GREY, lw=0.8)
+    ax.set_yticks(y, [f"seat {s}" for s in exact["seat"]])
+    ax.set_xlabel("expected winnings (% of a stake)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
+    return fig

@@ -1,0 +1,205 @@
+"""How tables, figures and sentences look on a page: HTML built from pandas and matplotlib, byte-stable.
+
+* :func:`table_html` -- a pandas ``Styler`` with human headers (with units), no index column, formatted numbers
+  (percentages at stated decimals, thousands separators, exact fractions as fractions), nothing cut short, a
+  caption, and a fixed id so the same table gives the same bytes. A long table shows its first rows and says
+  so, with a link to the full CSV.
+* :func:`figure_html` -- a ``<figure>`` with the SVG drawn sharp at any zoom, real alt text, a caption and
+  links to the PNG, SVG and PDF files.
+* :func:`prose_html` -- a sentence or two of Markdown-like text (``**bold**``, ``*em*``, `` `code` ``, ``$math$``)
+  as HTML, for findings written from the computed numbers.
+
+Numbering ("Table 3.2", "Figure 6.1") is done by the page's CSS counters, not here.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
+
+
+# -- number formats ---------------------------------------------------------------------------------------
+def percent(decimals: int = 2) -> Callable:
+    """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
+    small for the decimals reads ``<0.01%`` rather than ``0.00%``, and zero reads ``0%``."""
+    def show(x) -> str:
+        if not _present(x):
+            return ""
+        value = 100 * float(x)
+        if value == 0:
+            return "0%"
+        if 0 < abs(value) < 0.5 * 10**-decimals:
+            return f"<{10**-decimals:.{decimals}f}%"
+        return _minus(f"{value:,.{decimals}f}%")
+    return show
+
+
+def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Callable:
+    """A difference of probabilities in percentage points (pp): ``0.00157`` -> ``0.16 pp``; ``signed`` shows the
+    sign of a change (``−0.16 pp``). A table using it says what pp means in its caption."""
+    spec = f"{'+' if signed else ''},.{decimals}f"
+
+    def show(x) -> str:
+        return _minus(f"{format(100 * float(x), spec)}{suffix}") if _present(x) else ""
+    show.unit = "pp" if suffix.strip() == "pp" else None
+    return show
+
+
+def number(decimals: int = 4, signed: bool = False) -> Callable:
+    """A number at ``decimals`` places, thousands separated: ``11.157508`` -> ``11.1575``."""
+    spec = f"{'+' if signed else ''},.{decimals}f"
+    return lambda x: _minus(format(float(x), spec)) if _present(x) else ""
+
+
+def compact(decimals: int = 3) -> Callable:
+    """A number at up to ``decimals`` places, trailing zeros dropped: ``44.0`` -> ``44``, ``42.2222`` -> ``42.222``."""
+    def show(x) -> str:
+        if not _present(x):
+            return ""
+        text = f"{float(x):,.{decimals}f}".rstrip("0").rstrip(".")
+        return _minus(text)
+    return show
+
+
+def share(decimals: int = 2) -> Callable:
+    """A number that is already a percentage: ``2.01498`` -> ``2.01%``."""
+    return lambda x: _minus(f"{float(x):,.{decimals}f}%") if _present(x) else ""
+
+
+def integer(x) -> str:
+    """An integer with thousands separators: ``161989632000`` -> ``161,989,632,000``."""
+    return _minus(f"{int(x):,}") if _present(x) else ""
+
+
+def fraction(x) -> str:
+    """An exact fraction ``p/q`` (or an integer)."""
+    if not _present(x):
+        return ""
+    return _minus(str(Fraction(x)))
+
+
+def text(x) -> str:
+    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else str(x)
+
+
+class by_objective:  # noqa: N801 (used like the formatters above)
+    """Format a column that mixes objectives by each row's objective (``key`` names the objective column, as
+    keys or as reader names): ``win`` with ``win_format`` (a percentage), the others with ``other_format``."""
+
+    def __init__(self, key: str = "objective", win_format: Callable = percent(2),
+                 other_format: Callable = number(2)):
+        self.key, self.win_format, self.other_format = key, win_format, other_format
+
+    def apply(self, table: pd.DataFrame, column: str) -> pd.Series:
+        from .style import name
+
+        is_win = table[self.key].isin(["win", name("win")])
+        return pd.Series([(self.win_format if win else self.other_format)(v) if _present(v) else None
+                          for v, win in zip(table[column], is_win, strict=True)], index=table.index)
+
+
+def _present(x) -> bool:
+    return x is not None and x is not pd.NA and not (isinstance(x, float) and np.isnan(x)) and x != ""
+
+
+def _minus(s: str) -> str:
+    return s.replace("-", "\u2212") if s.startswith("-") or "+-" in s else s
+
+
+def default_format(series: pd.Series) -> Callable:
+    """Integers with separators, floats at 4 decimals, everything else as text."""
+    if pd.api.types.is_bool_dtype(series):
+        return lambda x: "yes" if x else "no"
+    if pd.api.types.is_integer_dtype(series):
+        return integer
+    if pd.api.types.is_float_dtype(series):
+        return number(4)
+    return text
+
+
+# -- tables ---------------------------------------------------------------------------------------------
+def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | None = None,
+               formats: dict | None = None, max_rows: int | None = 25, csv_href: str | None = None,
+               note: str | None = None) -> str:
+    """The HTML of ``table`` for a page: ``columns`` maps machine names to headers (and picks and orders the
+    columns shown); ``formats`` maps a header (or machine name) to a formatter; at most ``max_rows`` rows,
+    with a note and the CSV link when there are more. Raises ``ValueError`` for a snake_case header."""
+    shown = (table if columns is None else table[list(columns)].rename(columns=columns)).reset_index(drop=True)
+    snake = [c for c in shown.columns if SNAKE.match(str(c))]
+    if snake:
+        raise ValueError(f"give the column(s) {snake} a reader's header (columns={{'{snake[0]}': '...'}})")
+    total = len(shown)
+    if max_rows is not None and total > max_rows:
+        shown = shown.head(max_rows)
+    shown = shown.copy()
+    by_header = {}
+    for machine, header in (columns or {c: c for c in shown.columns}).items():
+        chosen = (formats or {}).get(header, (formats or {}).get(machine))
+        if isinstance(chosen, by_objective):  # formatted here, row by row
+            shown[header] = chosen.apply(shown, header)
+            chosen = text
+        by_header[header] = chosen or default_format(shown[header])
+    styler = shown.style.hide(axis="index").format(by_header, na_rep="—").set_uuid(uid)
+    short = [c for c in shown.columns if max((len(str(v)) for v in shown[c]), default=0) <= 24]
+    if short:  # short cells (numbers, boards, moves) never break across lines
+        styler = styler.set_properties(subset=short, **{"white-space": "nowrap"})
+    styler = styler.set_table_attributes('class="stb-table"')
+    cap = html.escape(caption.rstrip("."))
+    if any(getattr(f, "unit", None) == "pp" for f in by_header.values()):
+        cap += " (pp: percentage points)"
+    cap += f". First {len(shown):,} of {total:,} rows." if len(shown) < total else "."
+    styler = styler.set_caption(f'<span class="stb-cap">{cap}</span>')
+    body = styler.to_html()
+    links = []
+    if csv_href:
+        label = "the full table" if len(shown) < total else "this table"
+        links.append(f'Download {label} as CSV: <a href="{html.escape(csv_href)}">'
+                     f'{html.escape(csv_href.rsplit("/", 1)[-1])}</a>.')
+    if note:
+        links.insert(0, prose_inline(note))
+    foot = f'<p class="stb-table-note">{" ".join(links)}</p>' if links else ""
+    return f'<div class="stb-table-wrap">{body}{foot}</div>'
+
+
+# -- figures ----------------------------------------------------------------------------------------------
+def figure_html(svg: bytes, caption: str, alt: str, files: dict[str, str], width_in: float) -> str:
+    """A ``<figure>`` showing ``svg`` (sharp at any zoom) with ``alt`` text, its caption and file links. On a
+    phone the figure fits the screen whole; tapping it opens the SVG file, to zoom."""
+    if not alt or alt.lower().startswith("no description"):
+        raise ValueError("a figure needs alt text that says what it shows")
+    data = base64.b64encode(svg).decode("ascii")
+    links = " · ".join(f'<a href="{html.escape(href)}">{fmt.upper()}</a>' for fmt, href in files.items())
+    width = round(width_in * 96 * 1.3)
+    kind = "stb-full" if width_in > 4 else "stb-column"
+    image = f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}" style="width: min(100%, {width}px)">'
+    if "svg" in files:
+        image = f'<a href="{html.escape(files["svg"])}" title="open the figure on its own, to zoom">{image}</a>'
+    return (f'<figure class="stb-figure {kind}"><div class="stb-figure-scroll">{image}</div><figcaption>{prose_inline(caption)} <span class="stb-files">Files: {links}</span></figcaption>'
+            f'</figure>')
+
+
+# -- prose ---------------------------------------------------------------------------------------------------
+def prose_inline(source: str) -> str:
+    """One paragraph of Markdown-like text as HTML: ``**bold**``, ``*em*``, `` `code` ``, ``[text](link)``;
+    math between ``$`` signs is left for MathJax."""
+    out = html.escape(source, quote=False)
+    out = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', out)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"(?<![*\w])\*([^*\s][^*]*)\*(?![*\w])", r"<em>\1</em>", out)
+    return out
+
+
+def prose_html(source: str, kind: str = "text") -> str:
+    """Paragraphs (blank-line separated) as HTML; ``kind="finding"`` draws them as a finding box."""
+    paragraphs = [p.strip() for p in source.strip().split("\n\n") if p.strip()]
+    body = "".join(f"<p>{prose_inline(' '.join(p.split()))}</p>" for p in paragraphs)
+    return f'<div class="stb-{kind}">{body}</div>'
