@@ -193,7 +193,7 @@ def test_pub_game_best_seat_sentence(reruns, report_dir):
     for run in [j for j in reruns if j.stem == "07-pub-game"]:
         seats = table(report_dir, run.run, "seats")
         best = int(seats.loc[seats["expected_payoff"].idxmax(), "seat"])
-        assert f"The best seat is **seat {best}**" in findings(report_dir, run.run), run.run
+        assert f"the best seat is **seat {best}**" in findings(report_dir, run.run), run.run
 
 
 def test_recommended_card_is_the_simplest_within_the_margin(reruns, report_dir):

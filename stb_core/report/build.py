@@ -254,7 +254,8 @@ def verdict_box(record: dict | None, job: Job) -> str:
         return "".join(
             f'<tr><td>{html.escape(c["claim"])}</td>'
             f'<td>{"stated" if c["kind"] == "statement" else html.escape(c["published"])}</td>'
-            f'<td>{html.escape(c["computed"])}</td><td class="stb-mark">{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
+            f'<td>{html.escape(c["computed"])}</td>'
+            f'<td class="stb-mark">{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
             for c in items)
 
     head = "<tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr>"

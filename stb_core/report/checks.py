@@ -190,7 +190,8 @@ class Checks:
 
     def table(self) -> pd.DataFrame:
         """The Checks table as the page shows it."""
-        return pd.DataFrame([{"claim": r.claim, "published": "stated" if r.kind == "statement" else _pretty(r.published),
+        return pd.DataFrame([{"claim": r.claim,
+                              "published": "stated" if r.kind == "statement" else _pretty(r.published),
                               "computed now": r.computed,
                               "tolerance": _tolerance(r.tolerance), "check": r.mark, "verdict": r.verdict}
                              for r in self.results])

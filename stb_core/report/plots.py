@@ -40,8 +40,8 @@ def win_rates(table: pd.DataFrame, published: dict | None = None):
     y = np.arange(len(table))[::-1]
     for yi, row in zip(y, table.itertuples(), strict=True):
         c = style.colour(row.policy)
-        ax.errorbar(row.simulated_p_win, yi, xerr=[[row.simulated_p_win - row.low_95], [row.high_95 - row.simulated_p_win]],
-                    fmt="o", color=c, capsize=3, lw=1.5, ms=5)
+        spread = [[row.simulated_p_win - row.low_95], [row.high_95 - row.simulated_p_win]]
+        ax.errorbar(row.simulated_p_win, yi, xerr=spread, fmt="o", color=c, capsize=3, lw=1.5, ms=5)
         ax.plot([row.exact_p_win] * 2, [yi - 0.28, yi + 0.28], color="black", lw=2)
         if published and row.policy in published:
             ax.plot(published[row.policy], yi + 0.32, marker="x", color=style.VERMILLION, ms=6, mew=1.5, ls="none")
@@ -50,11 +50,12 @@ def win_rates(table: pd.DataFrame, published: dict | None = None):
     ax.set_xlabel("chance of shutting the box")
     ax.set_xlim(left=0)
     _percent_axis(ax.xaxis, 1)
-    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a", mfc="white",
+    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a",
                            label="simulated, 95% interval (in each row's colour)"),
                ax.plot([], [], color="black", lw=2, label="exact")[0]]
     if published:
-        handles.append(ax.plot([], [], marker="x", color=style.VERMILLION, ls="none", label="the source's simulation")[0])
+        handles.append(ax.plot([], [], marker="x", color=style.VERMILLION, ls="none",
+                               label="the source's simulation")[0])
     ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=3)
     return fig
 
@@ -152,7 +153,8 @@ def cost_by_mean_tile(table: pd.DataFrame, tiles: int):
     return fig
 
 
-def variants_value(table: pd.DataFrame, column: str = "value", xlabel: str = "chance of shutting the box, optimal play"):
+def variants_value(table: pd.DataFrame, column: str = "value",
+                   xlabel: str = "chance of shutting the box, optimal play"):
     """One row per rule variant: the value for each board size (marker shape), in the variant's colour."""
     fig, ax = style.figure("full", 2.7)
     variants = list(dict.fromkeys(table["variant"]))

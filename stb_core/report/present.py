@@ -94,9 +94,11 @@ class by_objective:  # noqa: N801 (used like the formatters above)
     """Format a column that mixes objectives by each row's objective (``key`` names the objective column, as
     keys or as reader names): ``win`` with ``win_format`` (a percentage), the others with ``other_format``."""
 
-    def __init__(self, key: str = "objective", win_format: Callable = percent(2),
-                 other_format: Callable = number(2)):
-        self.key, self.win_format, self.other_format = key, win_format, other_format
+    def __init__(self, key: str = "objective", win_format: Callable | None = None,
+                 other_format: Callable | None = None):
+        self.key = key
+        self.win_format = win_format or percent(2)
+        self.other_format = other_format or number(2)
 
     def apply(self, table: pd.DataFrame, column: str) -> pd.Series:
         from .style import name
@@ -182,7 +184,8 @@ def figure_html(svg: bytes, caption: str, alt: str, files: dict[str, str], width
     image = f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}" style="width: min(100%, {width}px)">'
     if "svg" in files:
         image = f'<a href="{html.escape(files["svg"])}" title="open the figure on its own, to zoom">{image}</a>'
-    return (f'<figure class="stb-figure {kind}"><div class="stb-figure-scroll">{image}</div><figcaption>{prose_inline(caption)} <span class="stb-files">Files: {links}</span></figcaption>'
+    return (f'<figure class="stb-figure {kind}"><div class="stb-figure-scroll">{image}</div>'
+            f'<figcaption>{prose_inline(caption)} <span class="stb-files">Files: {links}</span></figcaption>'
             f'</figure>')
 
 

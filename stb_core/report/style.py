@@ -3,8 +3,8 @@ outcome, the same on every page, and figure sizes and fonts that drop into a wri
 
 Colours are the Okabe-Ito palette for policies and Paul Tol's muted palette for rule variants and objectives (both
 readable with every common colour-vision deficiency), so no policy, variant or objective shares a colour; the
-dice choices, outcomes, tie-breaks and scorings reuse colours but are never drawn beside those. Figures are made at one of two
-widths -- a column (3.3 in) or the full text width (6.5 in) -- with 8-9 pt type, so a PDF or SVG placed at
+dice choices, outcomes, tie-breaks and scorings reuse colours but are never drawn beside those. Figures are made
+at one of two widths -- a column (3.3 in) or the full text width (6.5 in) -- with 8-9 pt type, so a PDF or SVG placed at
 its own width in LaTeX or Word has legible labels; PDFs embed TrueType (Type 42) fonts and SVGs keep text as
 text. :func:`apply` sets this once per notebook (never at import).
 """
