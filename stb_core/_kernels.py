@@ -7,9 +7,7 @@ Read :mod:`stb_core.compiled` for the equation; each kernel's docstring says whi
 import numpy as np
 from numba import njit
 
-from .rules import HIGH_TILE
-
-HIGH_SHIFT = HIGH_TILE - 1  # the high-shut rule: no tile from 7 up open <=> board >> 6 == 0
+from .policies import ONE_DIE, ONE_DIE_IF_BETTER  # the codes of one_die_plan: compile-time constants here
 
 
 @njit(cache=True)
@@ -26,36 +24,14 @@ def open_sums(n):
 
 
 @njit(cache=True)
-def allowed_one_die(s, total, rule):
-    if rule == 1:
-        return (s >> HIGH_SHIFT) == 0
-    if rule == 2:
-        return total <= 6
-    return False
-
-
-@njit(cache=True)
-def pick_dice(expected_all, expected_one, allowed, forced, dice_rule, direction, total, rtol):
-    """Whether one die is rolled: forced, a fixed rule, or better for the policy by more than the tolerance."""
-    if not allowed:
-        return False
-    if forced or dice_rule == 2:
-        return True
-    if dice_rule == 1:
-        return False
-    if dice_rule == 3:
-        return total <= 6
-    gap = direction * (expected_one - expected_all)
-    return gap > rtol * max(abs(expected_one), abs(expected_all))
-
-
-@njit(cache=True)
-def store_board(s, expected_all, expected_one, total, one_die_rule, forced, dice_rule, dice_direction, dice_all,
-                rtol, values, dice):
-    """V(S) = opt over the dice choices of the expected value of the roll: one die where it is allowed and
-    picked, else all the dice."""
-    allowed = allowed_one_die(s, total, one_die_rule)
-    if pick_dice(expected_all, expected_one, allowed, forced, dice_rule, dice_direction, total, rtol):
+def store_board(s, expected_all, expected_one, plan, dice_direction, dice_all, rtol, values, dice):
+    """V(S) = opt over the dice choices of the expected value of the roll: one die where the plan says so, or
+    where it may be chosen and is better for the policy by more than the tolerance; else all the dice."""
+    one = plan == ONE_DIE
+    if plan == ONE_DIE_IF_BETTER:
+        gap = dice_direction * (expected_one - expected_all)
+        one = gap > rtol * max(abs(expected_one), abs(expected_all))
+    if one:
         values[s] = expected_one
         dice[s] = 1
     else:
@@ -64,8 +40,8 @@ def store_board(s, expected_all, expected_one, total, one_die_rule, forced, dice
 
 
 @njit(cache=True)
-def optimal_values(utility, win_at_most, one_die_rule, forced, dice_rule, move_direction, dice_direction,
-                   low_bits, legal, starts, p_all, p_one, dice_all, rtol, values, dice):
+def optimal_values(utility, plan, win_at_most, move_direction, dice_direction, low_bits, legal, starts, p_all,
+                   p_one, dice_all, rtol, values, dice):
     """V for the optimal (move_direction = +sense) or worst (-sense) policy, boards in increasing order.
 
     A move only uses tiles 1..low_bits (the largest roll), so the legal moves of (S, r) are those of the low
@@ -95,14 +71,13 @@ def optimal_values(utility, win_at_most, one_die_rule, forced, dice_rule, move_d
             q = move_direction * best if found else utility[s]
             expected_all += p_all[r] * q
             expected_one += p_one[r] * q
-        store_board(s, expected_all, expected_one, sums[s], one_die_rule, forced, dice_rule, dice_direction,
-                    dice_all, rtol, values, dice)
+        store_board(s, expected_all, expected_one, plan[s], dice_direction, dice_all, rtol, values, dice)
     return values, dice
 
 
 @njit(cache=True)
-def table_values(utility, win_at_most, one_die_rule, forced, dice_rule, dice_direction, sigma, totals, p_all,
-                 p_one, dice_all, rtol, values, dice):
+def table_values(utility, plan, win_at_most, dice_direction, sigma, totals, p_all, p_one, dice_all, rtol, values,
+                 dice):
     """V of the deterministic policy whose move for (S, totals[r]) is sigma[S, totals[r]] (-1: none)."""
     n = utility.size
     sums = open_sums(n)
@@ -118,8 +93,7 @@ def table_values(utility, win_at_most, one_die_rule, forced, dice_rule, dice_dir
             q = values[s ^ m] if m >= 0 else utility[s]
             expected_all += p_all[r] * q
             expected_one += p_one[r] * q
-        store_board(s, expected_all, expected_one, sums[s], one_die_rule, forced, dice_rule, dice_direction,
-                    dice_all, rtol, values, dice)
+        store_board(s, expected_all, expected_one, plan[s], dice_direction, dice_all, rtol, values, dice)
     return values, dice
 
 

@@ -26,12 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from .boards import legal_matrix, move_catalogue
-from .policies import DICE_RULES, VALUE_RTOL, TieBreak
+from .policies import VALUE_RTOL, TieBreak, one_die_plan
 from .rules import Rules
 
-DICE_RULE_CODES = {None: 0, "all": 1, "one": 2, "le6": 3}
-ONE_DIE_CODES = {"never": 0, "high-shut": 1, "sum-le-6": 2}
-CHUNK = 1 << 20  # boards per chunk when the terminal utility is computed
+CHUNK = 1 << 20  # boards per chunk when the per-board arrays are computed
 
 
 def available() -> bool:
@@ -51,13 +49,13 @@ def _kernels():
 
 
 # -- the Python side: the rules as flat arrays ---------------------------------------------------------------
-def _moves_by_roll(rules: Rules, tie: TieBreak | None = None):
-    """Every roll total's moves in one flat array (in the tie-break's order, if given) with offsets."""
+def _moves_by_roll(rules: Rules, tie: TieBreak):
+    """Every roll total's moves in one flat array, in the tie-break's order, with offsets."""
     catalogue = move_catalogue(rules)
     chunks = []
     for roll in rules.roll_totals:
         moves = catalogue.moves(roll)
-        if tie is not None and moves.size:
+        if moves.size:
             moves = moves[np.argsort(tie.rank(moves, rules.tiles), kind="stable")]
         chunks.append(moves)
     offsets = np.zeros(len(chunks) + 1, dtype=np.int64)
@@ -101,49 +99,46 @@ def _chances(rules: Rules):
     return totals, p_all, p_one
 
 
-def terminal_utility(objective, rules: Rules) -> np.ndarray:
-    """``u(S)`` for every board, float64, computed a chunk of boards at a time (no full-size temporaries)."""
+def board_arrays(objective, rules: Rules, policy) -> tuple[np.ndarray, np.ndarray]:
+    """``u(S)`` for every board (float64) and how ``policy`` picks its dice there
+    (:func:`stb_core.policies.one_die_plan`, int8), computed a chunk of boards at a time (no full-size
+    temporaries): the rules and the policy's dice rule keep their one home, the kernels only read the codes."""
     open_sums = _kernels()[3]
     sums = open_sums(rules.states)  # int16: at most 300
     utility = np.empty(rules.states, dtype=float)
+    plan = np.zeros(rules.states, dtype=np.int8)  # all the dice everywhere, unless the rules allow one die
     for start in range(0, rules.states, CHUNK):
         boards = np.arange(start, min(start + CHUNK, rules.states), dtype=np.int64)
-        utility[start:start + boards.size] = objective.values(boards, rules, sums[start:start + boards.size])
-    return utility
+        part = sums[start:start + boards.size]
+        utility[start:start + boards.size] = objective.values(boards, rules, part)
+        if rules.has_one_die_rule:
+            allowed = rules.one_die_allowed(boards, part)
+            plan[start:start + boards.size] = one_die_plan(rules, policy, allowed, boards, part)
+    return utility, plan
 
 
-def _rule_codes(rules: Rules, policy):
-    one_die = ONE_DIE_CODES[rules.one_die] if rules.has_one_die_rule else 0
-    if policy.dice_rule not in DICE_RULE_CODES:
-        raise ValueError(f"no compiled dice rule {policy.dice_rule!r}; known: {', '.join(map(str, DICE_RULES))}")
-    return one_die, bool(rules.one_die_forced), DICE_RULE_CODES[policy.dice_rule]
-
-
-def sweep_values(rules: Rules, objective, policy, utility: np.ndarray | None = None):
+def sweep_values(rules: Rules, objective, policy):
     """``(values, dice)`` of the optimal or worst policy (``policy.dice_direction`` = +1 or -1), compiled."""
     optimal_values = _kernels()[0]
-    utility = terminal_utility(objective, rules) if utility is None else np.asarray(utility, dtype=float)
+    utility, plan = board_arrays(objective, rules, policy)
     low_bits, legal, starts = _legal_by_pattern(rules)
     _, p_all, p_one = _chances(rules)
-    one_die, forced, dice_rule = _rule_codes(rules, policy)
     direction = float(policy.dice_direction * objective.sense)
     values = np.empty(rules.states, dtype=float)
     dice = np.empty(rules.states, dtype=np.int8)
-    return optimal_values(utility, rules.win_at_most, one_die, forced, dice_rule, direction, direction, low_bits,
-                          legal, starts, p_all, p_one, rules.dice, VALUE_RTOL, values, dice)
+    return optimal_values(utility, plan, rules.win_at_most, direction, direction, low_bits, legal, starts, p_all,
+                          p_one, rules.dice, VALUE_RTOL, values, dice)
 
 
-def sweep_table(rules: Rules, objective, policy, sigma: np.ndarray, utility: np.ndarray | None = None):
+def sweep_table(rules: Rules, objective, policy, sigma: np.ndarray):
     """``(values, dice)`` of a fixed deterministic policy given by its move table, compiled."""
     table_values = _kernels()[1]
-    utility = terminal_utility(objective, rules) if utility is None else np.asarray(utility, dtype=float)
+    utility, plan = board_arrays(objective, rules, policy)
     totals, p_all, p_one = _chances(rules)
-    one_die, forced, dice_rule = _rule_codes(rules, policy)
     values = np.empty(rules.states, dtype=float)
     dice = np.empty(rules.states, dtype=np.int8)
-    return table_values(utility, rules.win_at_most, one_die, forced, dice_rule,
-                        float(policy.dice_direction * objective.sense), np.ascontiguousarray(sigma), totals, p_all,
-                        p_one, rules.dice, VALUE_RTOL, values, dice)
+    return table_values(utility, plan, rules.win_at_most, float(policy.dice_direction * objective.sense),
+                        np.ascontiguousarray(sigma), totals, p_all, p_one, rules.dice, VALUE_RTOL, values, dice)
 
 
 def move_table(rules: Rules, values: np.ndarray, direction: int, tie: TieBreak) -> np.ndarray:
@@ -156,4 +151,4 @@ def move_table(rules: Rules, values: np.ndarray, direction: int, tie: TieBreak) 
                          VALUE_RTOL, sigma)
 
 
-__all__ = ["available", "move_table", "sweep_table", "sweep_values", "terminal_utility"]
+__all__ = ["available", "board_arrays", "move_table", "sweep_table", "sweep_values"]

@@ -54,6 +54,19 @@ DICE_RULES = {
     "one": lambda boards, sums: np.ones(np.shape(boards), dtype=bool),
     "le6": lambda boards, sums: np.asarray(sums) <= 6,
 }
+ALL_DICE, ONE_DIE_IF_BETTER, ONE_DIE = 0, 1, 2  # how a policy picks its dice on a board (see one_die_plan)
+
+
+def one_die_plan(rules: Rules, policy: Policy, allowed: np.ndarray, boards: np.ndarray, sums: np.ndarray):
+    """How ``policy`` picks its dice on each board (``allowed``: where the rules allow one die; ``sums``: the
+    open totals), as int8 codes: ``ALL_DICE``; ``ONE_DIE`` (forced by the rules, or the policy's fixed
+    ``dice_rule`` says so); ``ONE_DIE_IF_BETTER`` (the sweep compares the two expected values)."""
+    allowed = np.asarray(allowed, dtype=bool)
+    if rules.one_die_forced:
+        return allowed.astype(np.int8) * np.int8(ONE_DIE)
+    if policy.dice_rule is not None:
+        return (allowed & DICE_RULES[policy.dice_rule](boards, sums)).astype(np.int8) * np.int8(ONE_DIE)
+    return allowed.astype(np.int8) * np.int8(ONE_DIE_IF_BETTER)
 
 
 # -- ranking moves --------------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ from .boards import (
 )
 from .objectives import Objective, get_objective
 from .policies import (
-    DICE_RULES,
+    ONE_DIE,
+    ONE_DIE_IF_BETTER,
     OPTIMAL,
     VALUE_RTOL,
     Context,
@@ -54,6 +55,7 @@ from .policies import (
     TieBreak,
     get_policy,
     get_tie_break,
+    one_die_plan,
 )
 from .rules import Rules, RulesError
 
@@ -174,6 +176,7 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
     if secondary is not None:
         secondary[0] = utility2[0]
     direction = policy.dice_direction * objective.sense
+    plan = one_die_plan(rules, policy, space.one_die, space.boards, space.sums) if rules.has_one_die_rule else None
     for k in range(1, rules.tiles + 1):
         boards = levels.boards(k)
         stuck = utility[boards]
@@ -192,18 +195,15 @@ def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBr
                     if second is not None:
                         expected2[c] += p * q2
         value, value2 = expected[rules.dice], expected2.get(rules.dice)
-        if rules.has_one_die_rule:
-            allowed = space.one_die[boards].reshape(column)
-            if rules.one_die_forced:
-                single = allowed
-            elif policy.dice_rule is not None:
-                single = allowed & DICE_RULES[policy.dice_rule](boards, space.sums[boards]).reshape(column)
-            else:
-                single = _better(expected[1], value, direction, exact)
+        if plan is not None:
+            choice = plan[boards].reshape(column)
+            single = choice == ONE_DIE
+            if (choice == ONE_DIE_IF_BETTER).any():
+                better = _better(expected[1], value, direction, exact)
                 if second is not None:
-                    level = ~single & ~_better(value, expected[1], direction, exact)
-                    single |= level & _better(expected2[1], value2, second.sense, exact)
-                single = allowed & single
+                    level = ~better & ~_better(value, expected[1], direction, exact)
+                    better |= level & _better(expected2[1], value2, second.sense, exact)
+                single = single | ((choice == ONE_DIE_IF_BETTER) & better)
             value = np.where(single, expected[1], value)
             if second is not None:
                 value2 = np.where(single, expected2[1], value2)
