@@ -133,23 +133,30 @@ def by_threshold(table: pd.DataFrame, marked: int | None = None):
     return fig
 
 
+def _small_multiples(panels: int, ncols: int, row_height: float, margin: float, xlabel: str, ylabel: str):
+    """A full-width grid for ``panels`` panels, ``ncols`` a row, axes shared, the unused cells hidden, the x label
+    on the bottom row and the y label on the first column; returns the figure and its 2-D array of axes."""
+    nrows = -(-panels // ncols)
+    fig, axes = style.figure("full", row_height * nrows + margin, ncols=ncols, nrows=nrows, sharex=True,
+                             sharey=True, squeeze=False)
+    for ax in axes.flat[panels:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+    return fig, axes
+
+
 def cost_by_mean_tile(table: pd.DataFrame, tiles: int):
     """Small multiples, one panel per number of open tiles: each state's expected cost against its mean open tile."""
     counts = sorted(table["tiles_open"].unique())
-    ncols = 3 if len(counts) > 1 else 1
-    nrows = -(-len(counts) // ncols)
-    fig, axes = style.figure("full", 1.55 * nrows + 0.4, ncols=ncols, nrows=nrows, sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = _small_multiples(len(counts), 3 if len(counts) > 1 else 1, 1.55, 0.4, "mean open tile",
+                                 "expected cost")
     for ax, count in zip(axes.flat, counts, strict=False):
         part = table[table["tiles_open"] == count]
         ax.scatter(part["state_average"], part["value"], s=6, color=style.colour("remaining-sum"), linewidth=0)
         ax.set_title(f"{count} tile{'s' if count > 1 else ''} open", fontsize=8)
-    for ax in axes.flat[len(counts):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("mean open tile")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("expected cost")
     return fig
 
 
@@ -237,10 +244,7 @@ def strategy_card(lines: list[str], rules_text: str, cost_text: str):
 def distributions_by_variant(table: pd.DataFrame, base: str = "two dice always"):
     """Small multiples, one panel per variant: P(final sum left = s), with the base variant outlined."""
     variants = list(dict.fromkeys(table["variant"]))
-    ncols = 3
-    nrows = -(-len(variants) // ncols)
-    fig, axes = style.figure("full", 1.45 * nrows + 0.5, ncols=ncols, nrows=nrows, sharex=True, sharey=True,
-                             squeeze=False)
+    fig, axes = _small_multiples(len(variants), 3, 1.45, 0.5, "sum left open", "probability")
     reference = table[table["variant"] == base]
     for ax, variant in zip(axes.flat, variants, strict=False):
         part = table[table["variant"] == variant]
@@ -248,12 +252,7 @@ def distributions_by_variant(table: pd.DataFrame, base: str = "two dice always")
         if variant != base:
             ax.step(reference["final_sum"], reference["probability"], where="mid", color="black", lw=0.7)
         ax.set_title(textwrap.fill(variant, 28), fontsize=7.5)
-    for ax in axes.flat[len(variants):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("sum left open")
     for ax in axes[:, 0]:
-        ax.set_ylabel("probability")
         ax.yaxis.set_major_locator(mticker.MaxNLocator(4))
         ax.yaxis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=None))
     return fig
