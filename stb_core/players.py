@@ -103,14 +103,12 @@ class Scores:
 
 def final_scores(rules: Rules, scoring: str) -> Scores:
     """Rank the scores of every board a turn can end on (reachable, not won), lowest first."""
-    space = board_space(rules)
-    finals = [int(b) for b in reachable_boards(rules, include_won=False)]
-    values = sorted({board_score(b, scoring) for b in finals})
+    score = {board: board_score(board, scoring) for board in board_space(rules).playing.tolist()}
+    values = sorted({score[int(b)] for b in reachable_boards(rules, include_won=False)})
     position = {v: i for i, v in enumerate(values)}
     rank = np.full(rules.states, -1, dtype=np.int64)
-    for board in range(rules.states):
-        if not space.won[board]:
-            rank[board] = position.get(board_score(board, scoring), -1)
+    for board, value in score.items():
+        rank[board] = position.get(value, -1)
     return Scores(rank, values)
 
 

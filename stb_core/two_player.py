@@ -78,26 +78,3 @@ def two_player_game(rules: Rules, goal: str = "beat", exact: bool = False) -> Tw
     p_tie = sum((p * equal[s] for s, p in dist.items()), start=0)
     return TwoPlayerResult(rules, goal, p_first, p_tie, 1 - p_first - p_tie, second, first, dist)
 
-
-def simulate_two_player(result: TwoPlayerResult, games: int = 100_000, seed: int = 0) -> dict:
-    """Play ``games`` two-player games with the exact strategies of ``result`` (seeded): the first player's
-    games, then for each sum ``t`` the first left, the second player's games playing against ``t``.
-
-    Returns the simulated shares of first wins, ties and second wins with their Wilson 95% intervals.
-    """
-    import numpy as np
-
-    from .simulate import simulate, wilson_interval
-
-    first = simulate(result.first, games, seed).final_sums
-    second = np.empty(games, dtype=first.dtype)
-    for i, target in enumerate(np.unique(first).tolist()):
-        at = np.flatnonzero(first == target)
-        sol = solve(result.rules, second_player_objective(target, result.goal))
-        second[at] = simulate(sol, int(at.size), seed + 1 + i).final_sums
-    out = {"games": games, "seed": seed}
-    for name, happened in (("first_wins", first < second), ("tie", first == second),
-                           ("second_wins", first > second)):
-        low, high = wilson_interval(int(happened.sum()), games)
-        out.update({name: float(happened.mean()), f"{name}_low": low, f"{name}_high": high})
-    return out

@@ -15,7 +15,7 @@ from .analysis import choice_disagreements, decision_losses, tied_pairs
 from .boards import board_label, board_mask, board_space, legal_matrix, move_catalogue
 from .evaluate import evaluate, final_sum_distribution
 from .objectives import OBJECTIVES, get_objective
-from .policies import TIE_BREAKS, get_policy
+from .policies import TIE_BREAKS
 from .rules import Rules, RulesError
 from .solve import solve
 from .tables import value_name
@@ -122,12 +122,10 @@ def tie_break_table(rules: Rules, objectives=OBJECTIVES) -> pd.DataFrame:
     """For each objective: how many (board, roll) pairs have two or more equally good moves (where the
     tie-break decides), and the value of the full board under each tie-break (the same for all: ties
     change which moves are played, never the optimal value)."""
-    rows = []
+    rows, exact, with_choice = [], rules.tiles <= 12, pairs_with_choice(rules)
     for objective in objectives:
-        exact = rules.tiles <= 12
         canonical = solve(rules, objective, exact=exact)
-        row = {"objective": objective, "tied_pairs": tied_pairs(canonical), "pairs_with_a_choice":
-               pairs_with_choice(rules)}
+        row = {"objective": objective, "tied_pairs": tied_pairs(canonical), "pairs_with_a_choice": with_choice}
         for name in TIE_BREAKS:
             row[f"value_{name}"] = float(solve(rules, objective, tie_break=name, exact=exact).value())
         rows.append(row)
@@ -146,9 +144,6 @@ def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_
     values = table[list(tie_breaks)]
     table["spread"] = values.max(axis=1) - values.min(axis=1)
     return table
-
-
-OPENING_COLUMNS = ["roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
 
 
 def allowed_or_forced(variants: pd.DataFrame) -> tuple[pd.DataFrame, bool]:
@@ -176,6 +171,9 @@ def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+OPENING_COLUMNS = ["roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
+
+
 def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
     """For each first roll with a legal move: the best first move, the value after it, and the runner-up (None
     when the move is forced)."""
@@ -196,14 +194,14 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     """Every board (not won) where the rules let the player choose one die: the value of each choice and
     which is better (``either`` when they are equal)."""
     solution = solve(rules, objective)
-    sense = solution.objective.sense
+    sense, space = solution.objective.sense, board_space(rules)
     rows = []
-    for board in board_space(rules).choosing_dice.tolist():
+    for board in space.choosing_dice.tolist():
         values = solution.dice_values(board)
         one, many = float(values[1]), float(values[rules.dice])
         best = "one die" if sense * (one - many) > 0 else (f"{rules.dice} dice" if sense * (many - one) > 0
                                                            else "either")
-        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(board_space(rules).sums[board]),
+        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(space.sums[board]),
                      "value_one_die": one, "value_all_dice": many, "best": best, "gain": abs(one - many)})
     return pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "value_one_die", "value_all_dice", "best",
                                        "gain"])
@@ -229,7 +227,3 @@ def more_tiles_table(max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, lo
             log(f"{d} dice, {n} tiles: solved")
     return pd.DataFrame(rows)
 
-
-def named_policies(labels: dict[str, object]) -> dict[str, object]:
-    """``{label: policy}`` with each policy looked up once (names, Policy objects or functions)."""
-    return {label: get_policy(policy) for label, policy in labels.items()}

@@ -26,6 +26,7 @@ from fractions import Fraction
 import pandas as pd
 
 from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
+from .present import _minus
 
 PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
 VERDICTS = {
@@ -72,10 +73,6 @@ def shown_like(published: str, value) -> str:
     if places == 0 and float(value) == round(float(value)):
         return _minus(f"{int(round(float(value))):,}")
     return _minus(f"{float(value):,.{places}f}")
-
-
-def _minus(text: str) -> str:
-    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 def _published_number(text: str) -> float | None:

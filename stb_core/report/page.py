@@ -30,7 +30,7 @@ from .catalogue import chapter, sources
 from .checks import Checks, write_record
 from .exports import save_figure, save_table
 from .parameters import ParameterError, domain, run_name
-from .paths import NOTEBOOK_DIR, output_root
+from .paths import NOTEBOOK_DIR
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
@@ -218,7 +218,3 @@ def _plain(value) -> str:
         return f"{value:,}"
     return f"{value:,g}"
 
-
-def output_folder(run: str) -> Path:
-    """Where a run's tables are (for tests and the build)."""
-    return output_root() / "data" / run
