@@ -11,6 +11,7 @@ tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,20 +45,33 @@ def board_sum(mask: int) -> int:
     return sum(board_tiles(mask))
 
 
-def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> int:
-    """Board mask from ``"2,6"`` / ``"{2, 6}"`` / ``[2, 6]``, checked against the rules' tiles.
+BOARD_TEXT = re.compile(r"[0-9]+( *, *[0-9]+)*")
 
-    Raises :class:`RulesError` naming ``name`` for unknown, repeated or out-of-range tiles.
+
+def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> int:
+    """Board mask from ``"2,6"`` (ASCII digits and commas, spaces allowed around the commas), ``"none"`` (every
+    tile shut) or an iterable of ints such as ``[2, 6]``, checked against the rules' tiles.
+
+    Nothing else is read as a board: an empty text, brackets, other scripts' digits, a fraction, a repeated tile
+    (``1,01``), tile 0 or a tile above ``rules.tiles`` raise :class:`RulesError` naming ``name``.
     """
     if isinstance(text, str):
-        body = text.strip().strip("{}[]() ")
-        items = [s for s in body.replace(" ", ",").split(",") if s]
-        try:
-            tiles = [int(s) for s in items]
-        except ValueError:
-            raise RulesError(f"{name} must be tiles separated by commas, like 2,6; got {text!r}") from None
+        body = text.strip()
+        if body.lower() == "none":
+            return 0
+        if not BOARD_TEXT.fullmatch(body):
+            raise RulesError(f"{name} must be tiles separated by commas, like 2,6 (or none: every tile shut); "
+                             f"got {text!r}")
+        tiles = [int(s) for s in body.split(",")]
     else:
-        tiles = [int(t) for t in text]
+        try:
+            tiles = list(text)
+        except TypeError:
+            raise RulesError(f"{name} must be text like 2,6 or a list of tiles; got {text!r}") from None
+        bad = [t for t in tiles if isinstance(t, bool) or not isinstance(t, int | np.integer)]
+        if bad:
+            raise RulesError(f"{name} tiles must be whole numbers, got {bad[0]!r}")
+        tiles = [int(t) for t in tiles]
     bad = [t for t in tiles if not 1 <= t <= rules.tiles]
     if bad:
         raise RulesError(f"{name} tiles must be between 1 and {rules.tiles}, got {bad[0]}")

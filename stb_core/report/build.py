@@ -90,11 +90,13 @@ def plan(stem: str | None, pairs: list[tuple[str, str]]) -> list[Job]:
     if stem not in stems:
         raise ReportError(f"notebook must be one of {', '.join(stems)}; got {stem!r}")
     defaults = defaults_of(stem)
+    declared = {p.name: p for p in domain(stem).parameters}
     given = {}
     for name, text in pairs:
         if name in given:
             raise ReportError(f"parameter {name!r} is given twice")
-        given[name] = parse_value(text)
+        text_parameter = name in declared and declared[name].kind is str
+        given[name] = text if text_parameter else parse_value(text)
     try:
         values = domain(stem).check({**defaults, **given})
     except ParameterError as error:

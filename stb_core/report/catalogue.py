@@ -46,6 +46,7 @@ class Chapter:
     title: str
     source: str | None
     question: str
+    module: str  # its module in stb_core.sources: the tables and findings the page shows, and their pipeline
 
     @property
     def page(self) -> str:
@@ -54,19 +55,26 @@ class Chapter:
 
 CHAPTERS = (
     Chapter(1, "01-sequence-counts", "Counting winning sequences", "000",
-            "Does the move with the most winning sequences maximise the chance of shutting the box?"),
+            "Does the move with the most winning sequences maximise the chance of shutting the box?",
+            "sequence_counts"),
     Chapter(2, "02-riddler-one-die", "The Riddler: one die or two", "001",
-            "How often can perfect play shut the box, and when should one die be rolled?"),
+            "How often can perfect play shut the box, and when should one die be rolled?",
+            "riddler"),
     Chapter(3, "03-open-and-shut", "Open and Shut Case: three scorings, three strategies", "002",
-            "Is shutting the fewest, highest tiles the optimal strategy?"),
+            "Is shutting the fewest, highest tiles the optimal strategy?",
+            "open_and_shut"),
     Chapter(4, "04-game-space", "The game space of “won at 3 or less”", "003",
-            "How many states and strategies does the game have, and what does optimal play win?"),
+            "How many states and strategies does the game have, and what does optimal play win?",
+            "game_space"),
     Chapter(5, "05-expected-cost-mdp", "Minimising the sum left open", "004",
-            "What does each board cost with optimal play, and when is the largest tile the wrong one?"),
+            "What does each board cost with optimal play, and when is the largest tile the wrong one?",
+            "expected_cost"),
     Chapter(6, "06-whole-map", "The whole map: variants, objectives, heuristics", None,
-            "What is every variant worth, what does each rule of thumb cost, and what should a player memorise?"),
+            "What is every variant worth, what does each rule of thumb cost, and what should a player memorise?",
+            "whole_map"),
     Chapter(7, "07-pub-game", "The pub game: players, stakes and a bonus for shutting the box", None,
-            "Which seat is favoured when two to six players play for stakes, and what bonus makes the game fair?"),
+            "Which seat is favoured when two to six players play for stakes, and what bonus makes the game fair?",
+            "pub_game"),
 )
 
 EXPLORER = ("explorer.html", "Position explorer")

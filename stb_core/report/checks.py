@@ -26,7 +26,7 @@ from fractions import Fraction
 import pandas as pd
 
 from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
-from .present import _minus
+from ..sources.words import minus as _minus
 
 PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
 VERDICTS = {

@@ -1,6 +1,7 @@
 """Tables and figures written to disk: byte-stable, through temporary files, under the run's own name.
 
-Tables go to ``data/<run>/<name>.csv`` (tidy, machine column names, floats as ``%.10g``, no index); figures to
+Tables go to ``data/<run>/<name>.csv`` (tidy, machine column names, floats written
+shortest-exact -- read back, each is the same float64 -- no index); figures to
 ``figures/<run>/<name>.{png,svg,pdf}``: PNG at 200 dpi without a software stamp, SVG with text as text and a
 fixed hash salt and no date, PDF with TrueType (Type 42) fonts and no creation date -- the same parameters
 give the same bytes. A run with other parameters writes under its own name (``parameters.run_name``), never
@@ -27,8 +28,9 @@ _SAVE_RC = {"svg.hashsalt": "shut-the-box", "svg.fonttype": "none", "pdf.fonttyp
 
 
 def save_table(table: pd.DataFrame, run: str, name: str) -> Path:
-    """Write ``data/<run>/<name>.csv`` (floats as ``%.10g``, ``\\n`` line ends, no index); return the path."""
-    text = table.to_csv(index=False, float_format="%.10g", lineterminator="\n")
+    """Write ``data/<run>/<name>.csv`` (floats in their shortest exact form, ``\\n`` line ends, no index); return
+    the path."""
+    text = table.to_csv(index=False, lineterminator="\n")
     return write_text(data_dir(run) / f"{name}.csv", text)
 
 

@@ -7,9 +7,13 @@ figures' look. Then, in the notebook's sections:
 
 * ``page.table(df, caption, name, columns=..., formats=...)`` saves ``data/<run>/<name>.csv`` and shows it;
 * ``page.figure(fig, name, caption, alt)`` saves ``figures/<run>/<name>.{png,svg,pdf}`` and shows it;
-* ``page.say(text)`` / ``page.finding(text)`` show sentences written from the computed numbers;
+* ``page.state(finding)`` shows a :class:`~stb_core.sources.findings.Finding` -- a sentence built by the chapter's
+  module in :mod:`stb_core.sources` from the run's own tables, with the facts it states -- and keeps it for
+  ``data/<run>/findings.json``; figure captions and alt texts that state a result are findings too;
+* ``page.say(text)`` shows prose that states no result (a question, a method, a pointer);
 * ``page.checks`` collects the reproduction checks, ``page.finish(headline)`` shows them, writes the run's
-  record for the index and raises if the engine disagrees with a claim the notebook reproduces.
+  record for the index and its findings file, and raises if the engine disagrees with a claim the notebook
+  reproduces.
 """
 
 from __future__ import annotations
@@ -25,16 +29,24 @@ import pandas as pd
 from IPython.display import HTML, display
 
 from ..rules import Rules
+from ..sources.findings import Finding, findings_json
 from . import present, style
 from .catalogue import chapter, sources
 from .checks import Checks, write_record
 from .exports import save_figure, save_table
 from .parameters import ParameterError, domain, run_name
-from .paths import NOTEBOOK_DIR
+from .paths import NOTEBOOK_DIR, data_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
 RULE_PARAMETERS = ("tiles", "dice", "sides", "one_die", "win_at_most")
+LONG_TABLE = 40  # a table asked to be shown whole is shown whole up to this many rows, else previewed
+PREVIEW_ROWS = 25
+
+
+def rules_of(values: dict) -> Rules:
+    """The one ``Rules`` value a run's parameters make (its rule parameters; the rest keep the defaults)."""
+    return Rules(**{k: v for k, v in values.items() if k in RULE_PARAMETERS})
 
 
 def notebook_defaults(stem: str) -> dict:
@@ -76,16 +88,17 @@ class Page:
         self.run = run_name(stem, self.values, self.defaults)
         self.default = self.run == stem
         self.checks = Checks(stem)
-        self.findings: list[str] = []
+        self.findings: list[Finding] = []
+        self._rules = rules_of(self.values)
         self.written: list[tuple[str, str]] = []  # (kind, relative href) of every file this run wrote
         self.shown_tables = 0
         style.apply()
 
     # -- parameters and rules --------------------------------------------------------------------------
-    def rules(self, **overrides) -> Rules:
-        """The ``Rules`` made of this run's rule parameters (tiles, dice, sides, one_die, win_at_most)."""
-        given = {k: v for k, v in self.values.items() if k in RULE_PARAMETERS}
-        return Rules(**{**given, **overrides})
+    def rules(self) -> Rules:
+        """The one ``Rules`` value made of this run's rule parameters (:func:`rules_of`): every library call of the
+        page takes it, or what the engine derives from it."""
+        return self._rules
 
     def is_source_game(self, **source_values) -> bool:
         """Whether this run plays the source's own game (its rule parameters at the source's values)."""
@@ -125,13 +138,17 @@ class Page:
         if table.empty:
             self.say(f"*{caption.rstrip('.')}*: none with these parameters.")
             return
+        if max_rows is None and len(table) > LONG_TABLE:
+            max_rows = PREVIEW_ROWS
         self.shown_tables += 1
         uid = name or f"table-{self.shown_tables}"
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
                                         max_rows=max_rows, csv_href=href, note=note)))
 
-    def figure(self, fig, name: str, caption: str, alt: str) -> None:
-        """Save ``fig`` (``figures/<run>/<name>.png/svg/pdf``), show it with its caption and alt text, close it."""
+    def figure(self, fig, name: str, caption: str | Finding, alt: str | Finding) -> None:
+        """Save ``fig`` (``figures/<run>/<name>.png/svg/pdf``), show it with its caption and alt text, close it. A
+        caption or alt text that states a result is a :class:`Finding` (kept in the findings file)."""
+        caption, alt = (self._keep(part, kind) for part, kind in ((caption, "caption"), (alt, "alt")))
         paths = save_figure(fig, self.run, name)
         files = {p.suffix[1:]: self.href(f"figures/{self.run}/{p.name}") for p in paths}
         self.written += [("figure", href) for href in files.values()]
@@ -149,13 +166,28 @@ class Page:
                 handle.write(message.strip() + "\n")
 
     def say(self, text: str) -> None:
-        """Show a paragraph written from this run's numbers."""
+        """Show a paragraph that states no result (a question, a method, a pointer to another section)."""
         display(HTML(present.prose_html(text)))
 
-    def finding(self, text: str) -> None:
-        """Show a finding (highlighted) and keep it for the index."""
-        self.findings.append(" ".join(text.split()))
-        display(HTML(present.prose_html(text, "finding")))
+    def state(self, *findings: Finding | None) -> None:
+        """Show findings (``finding``: highlighted and listed on the index; ``text``: a plain paragraph) and keep
+        them for the run's findings file. ``None`` (a finding the parameters do not produce) shows nothing."""
+        for finding in findings:
+            if finding is None:
+                continue
+            self._keep(finding, finding.kind)
+            display(HTML(present.prose_html(finding.text, "finding" if finding.kind == "finding" else "text")))
+
+    def _keep(self, part: str | Finding, kind: str) -> str:
+        """The text of a caption, alt text or sentence; a :class:`Finding` is kept for the findings file."""
+        if isinstance(part, str):
+            return part
+        if part.kind != kind:
+            raise ValueError(f"finding {part.key!r} is a {part.kind}, shown as a {kind}")
+        if any(f.key == part.key for f in self.findings):
+            raise ValueError(f"finding {part.key!r} shown twice")
+        self.findings.append(part)
+        return part.text
 
     # -- the end of the page -------------------------------------------------------------------------------
     def finish(self, headline: dict) -> None:
@@ -179,10 +211,12 @@ class Page:
             self.table(table[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
                        max_rows=None, columns={**columns, "published": "exact value",
                                                "computed now": "computed now (a simulation: with its 95% interval)"})
-        record = self.checks.record(self.run, self.chapter.title, headline, self.findings)
+        record = self.checks.record(self.run, self.chapter.title, headline,
+                                    [f.text for f in self.findings if f.kind == "finding"])
         record["source"] = self.chapter.source
         record["parameters"] = dict(self.values)
         write_record(self.run, record)
+        write_text(data_dir(self.run) / "findings.json", findings_json(self.findings))
         self.checks.raise_unexpected()
 
     def exports(self) -> None:

@@ -3,9 +3,11 @@ kernel starts and by the notebook's own first cell (so a run from JupyterLab or 
 the same way).
 
 A :class:`Parameter` has a type and a range or a list of choices; a :class:`Domain` adds the checks on
-combinations (a board must fit the tiles). ``quick`` is the largest value the tests' rerun matrix runs (the
-domain may allow slower runs: a reader waits, a test does not). The defaults are the literals of each
-notebook's ``parameters`` cell; a test checks that every declared name is there and every default is allowed.
+combinations (a board must fit the tiles). The domain check is the whole check: every value it accepts runs, and
+everything a notebook would refuse is refused here, before a kernel starts. ``quick`` is the largest value the
+tests' rerun matrix runs and ``audit`` the largest the findings audit draws (the domain may allow slower runs: a
+reader waits, a test does not). The defaults are the literals of each notebook's ``parameters`` cell; a test
+checks that every declared name is there and every default is allowed.
 """
 
 from __future__ import annotations
@@ -35,18 +37,22 @@ class Parameter:
     pattern: str | None = None      # for text: a regular expression the value must match
     quick: object = None            # the largest value the rerun matrix runs (default: high)
     labels: dict | None = None      # for choices: how each reads on a page
+    audit: object = None            # the largest value the findings audit draws (default: quick, else high)
 
     def allowed(self) -> str:
-        """The allowed values, in words."""
+        """The allowed values, in words; limits as they are written (``4294967295``, ``0.5``)."""
         if self.choices is not None:
             return "one of " + ", ".join(map(str, self.choices))
         if self.kind is str:
             return f"text like {self.help.split('e.g. ')[-1]}" if "e.g. " in self.help else "text"
         noun = {int: "an integer", float: "a number"}[self.kind]
-        return f"{noun} between {self.low:g} and {self.high:g}"
+        return f"{noun} between {_written(self.low)} and {_written(self.high)}"
 
     def check(self, value):
-        """``value`` if allowed (ints accepted for a float parameter, as floats); ParameterError otherwise."""
+        """``value`` if allowed (ints accepted for a float parameter, as floats; a whole number for a text
+        parameter, as its digits: papermill's ``-p board 13`` gives the int 13); ParameterError otherwise."""
+        if self.kind is str and self.pattern is not None and isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
         ok_type = (isinstance(value, self.kind) and not isinstance(value, bool)) or (
             self.kind is float and isinstance(value, int) and not isinstance(value, bool))
         if not ok_type:
@@ -55,7 +61,7 @@ class Parameter:
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         if self.kind in (int, float) and not self.low <= value <= self.high:
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
-        if self.pattern is not None and not re.fullmatch(self.pattern, value):
+        if self.pattern is not None and not re.fullmatch(self.pattern, value, re.ASCII):
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         return float(value) if self.kind is float else value
 
@@ -66,6 +72,18 @@ class Parameter:
         if self.kind is str:
             return []
         return [self.kind(self.low), self.kind(self.quick if self.quick is not None else self.high)]
+
+    @property
+    def audit_high(self):
+        """The largest value the findings audit draws."""
+        return next(v for v in (self.audit, self.quick, self.high) if v is not None)
+
+
+def _written(value) -> str:
+    """A limit as it is written: ``4294967295``, ``10000000``, ``0.5`` (never ``4.29497e+09``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -97,8 +115,9 @@ class Domain:
 
 
 # -- the parameters the notebooks share --------------------------------------------------------------------
-def tiles(high: int = 16, quick: int | None = None, help: str = "the tiles 1 to this number start open") -> Parameter:
-    return Parameter("tiles", int, help, TILES_RANGE[0], high, quick=quick)
+def tiles(high: int = 16, quick: int | None = None, help: str = "the tiles 1 to this number start open",
+          audit: int | None = None) -> Parameter:
+    return Parameter("tiles", int, help, TILES_RANGE[0], high, quick=quick, audit=audit)
 
 
 DICE = Parameter("dice", int, "dice rolled", *DICE_RANGE, quick=3)
@@ -109,25 +128,32 @@ ONE_DIE = Parameter("one_die", str, "when one die may be rolled instead of all t
 SEED = Parameter("seed", int, "random seed", 0, 2**32 - 1, quick=2**32 - 1)
 
 
-def games(low: int = 1_000, high: int = 10_000_000, quick: int = 20_000) -> Parameter:
-    return Parameter("games", int, "simulated games", low, high, quick=quick)
+def games(low: int = 1_000, high: int = 10_000_000, quick: int = 20_000, audit: int | None = None) -> Parameter:
+    return Parameter("games", int, "simulated games", low, high, quick=quick, audit=audit)
 
 
 def _board_fits(values: dict) -> str | None:
+    """The board parameter must be a board of this run's tiles: each tile once, between 1 and ``tiles``."""
+    from ..boards import parse_tiles
+    from ..rules import Rules, RulesError
+
     board = values.get("board", "")
-    if board and max(int(t) for t in board.split(",")) > values.get("tiles", 0):
-        return f"board must list tiles between 1 and tiles = {values['tiles']}; got {board!r}"
-    if board and len(set(board.split(","))) != len(board.split(",")):
-        return f"board lists a tile twice: {board!r}"
+    if not board:
+        return None
+    try:
+        parse_tiles(board, Rules(tiles=values["tiles"]), "board")
+    except RulesError as error:
+        return f"{error} (tiles = {values['tiles']})"
     return None
 
 
 DOMAINS: dict[str, Domain] = {
     "01-sequence-counts": Domain((
-        tiles(16, quick=12),
+        tiles(16, quick=12, audit=8),
+        DICE, SIDES,
         Parameter("board", str, "open tiles for the counts by number of moves, e.g. 1,3,4,6,7 (empty: all open)",
-                  pattern=r"(|\d{1,2}(,\d{1,2})*)"),
-        games(),
+                  pattern=r"(|[0-9]+(,[0-9]+)*)"),
+        games(quick=20_000, audit=3_000),
         SEED,
     ), (_board_fits,), {"tiles": 8, "games": 5_000}),
     "02-riddler-one-die": Domain((tiles(16, quick=12), DICE, SIDES, ONE_DIE), quick={"tiles": 8}),
@@ -140,7 +166,7 @@ DOMAINS: dict[str, Domain] = {
         tiles(12, quick=10, help="the boxes 1 to this number start open"),
         Parameter("win_at_most", int, "won once the open boxes total this or less", 0, 300, quick=78), DICE, SIDES,
     ), quick={"tiles": 7}),
-    "05-expected-cost-mdp": Domain((tiles(12, quick=10), SEED), quick={"tiles": 8}),
+    "05-expected-cost-mdp": Domain((tiles(12, quick=10, audit=9), DICE, SIDES, SEED), quick={"tiles": 8}),
     "06-whole-map": Domain((
         tiles(12, quick=9, help="the main board: tiles 1 to this number"),
         Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12),

@@ -67,7 +67,7 @@ def one_die_advantage(table: pd.DataFrame, dice_label: str):
     for best, part in table.groupby("best", sort=False):
         key = "one die" if best == "one die" else ("either" if best == "either" else "two dice")
         label = "one die better" if best == "one die" else ("equal" if best == "either" else f"{dice_label} better")
-        ax.scatter(part["open_sum"], 100 * part["one_minus_two"], s=16, color=style.colour(key), label=label,
+        ax.scatter(part["open_sum"], 100 * part["one_minus_all"], s=16, color=style.colour(key), label=label,
                    alpha=0.85, edgecolor="white", linewidth=0.4)
     ax.axhline(0, color="black", lw=0.8)
     ax.set_xlabel("sum of the open tiles")

@@ -18,78 +18,25 @@ import base64
 import html
 import re
 from collections.abc import Callable
-from fractions import Fraction
 
-import numpy as np
 import pandas as pd
+
+from ..sources.words import (  # noqa: F401 -- the report's number formats, re-exported for the notebooks
+    compact,
+    fraction,
+    integer,
+    number,
+    percent,
+    points,
+    share,
+    text,
+)
+from ..sources.words import present as _present
 
 SNAKE = re.compile(r"^[a-z0-9]+(_[a-z0-9]+)+$")
 
 
-# -- number formats ---------------------------------------------------------------------------------------
-def percent(decimals: int = 2) -> Callable:
-    """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
-    small for the decimals reads ``<0.01%`` rather than ``0.00%``, and zero reads ``0%``."""
-    def show(x) -> str:
-        if not _present(x):
-            return ""
-        value = 100 * float(x)
-        if value == 0:
-            return "0%"
-        if 0 < abs(value) < 0.5 * 10**-decimals:
-            return f"<{10**-decimals:.{decimals}f}%"
-        return _minus(f"{value:,.{decimals}f}%")
-    return show
-
-
-def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Callable:
-    """A difference of probabilities in percentage points (pp): ``0.00157`` -> ``0.16 pp``; ``signed`` shows the
-    sign of a change (``−0.16 pp``). A table using it says what pp means in its caption."""
-    spec = f"{'+' if signed else ''},.{decimals}f"
-
-    def show(x) -> str:
-        return _minus(f"{format(100 * float(x), spec)}{suffix}") if _present(x) else ""
-    show.unit = "pp" if suffix.strip() == "pp" else None
-    return show
-
-
-def number(decimals: int = 4, signed: bool = False) -> Callable:
-    """A number at ``decimals`` places, thousands separated: ``11.157508`` -> ``11.1575``."""
-    spec = f"{'+' if signed else ''},.{decimals}f"
-    return lambda x: _minus(format(float(x), spec)) if _present(x) else ""
-
-
-def compact(decimals: int = 3) -> Callable:
-    """A number at up to ``decimals`` places, trailing zeros dropped: ``44.0`` -> ``44``, ``42.2222`` -> ``42.222``."""
-    def show(x) -> str:
-        if not _present(x):
-            return ""
-        text = f"{float(x):,.{decimals}f}".rstrip("0").rstrip(".")
-        return _minus(text)
-    return show
-
-
-def share(decimals: int = 2) -> Callable:
-    """A number that is already a percentage: ``2.01498`` -> ``2.01%``."""
-    return lambda x: _minus(f"{float(x):,.{decimals}f}%") if _present(x) else ""
-
-
-def integer(x) -> str:
-    """An integer with thousands separators: ``161989632000`` -> ``161,989,632,000``."""
-    return _minus(f"{int(x):,}") if _present(x) else ""
-
-
-def fraction(x) -> str:
-    """An exact fraction ``p/q`` (or an integer)."""
-    if not _present(x):
-        return ""
-    return _minus(str(Fraction(x)))
-
-
-def text(x) -> str:
-    return "" if x is None or (isinstance(x, float) and np.isnan(x)) else str(x)
-
-
+# -- number formats: one style for the whole report (stb_core.sources.words) -------------------------------
 class by_objective:  # noqa: N801 (used like the formatters above)
     """Format a column that mixes objectives by each row's objective (``key`` names the objective column, as
     keys or as reader names): ``win`` with ``win_format`` (a percentage), the others with ``other_format``."""
@@ -106,14 +53,6 @@ class by_objective:  # noqa: N801 (used like the formatters above)
         is_win = table[self.key].isin(["win", name("win")])
         return pd.Series([(self.win_format if win else self.other_format)(v) if _present(v) else None
                           for v, win in zip(table[column], is_win, strict=True)], index=table.index)
-
-
-def _present(x) -> bool:
-    return x is not None and x is not pd.NA and not (isinstance(x, float) and np.isnan(x)) and x != ""
-
-
-def _minus(s: str) -> str:
-    return s.replace("-", "\u2212") if s.startswith("-") or "+-" in s else s
 
 
 def default_format(series: pd.Series) -> Callable:

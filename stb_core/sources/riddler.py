@@ -1,22 +1,104 @@
 """Source 001, the Riddler Classic of April 13 2018: tiles 1-9, and once 7, 8 and 9 are all shut the player
-may roll one die instead of two. Its exhibits, shaped from the engine's solution.
+may roll one die instead of two. Its exhibits and findings, shaped from the engine's solution for any rules.
 
 The one-die choice is the engine's ``Rules(one_die="high-shut")``; ``Solution.dice_values`` gives the chance
 of shutting the box after choosing each number of dice, with optimal play afterwards (the source's
-``R_1(S)`` and ``R_2(S)``).
+``R_1(S)`` and ``R_2(S)``). The chapter's parts, in page order: :func:`value_part` (the value of the game and
+the same board under each one-die rule), :func:`choice_part` (every board where one die may be chosen),
+:func:`statements_part` (the source's two sentences tested on every such board) and :func:`other_rule_part`
+(the other one-die rule against this run's); :func:`pipeline` runs them all from the page's parameters.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
 from ..boards import board_label, board_space, board_sum, board_tiles
 from ..evaluate import reach_probabilities
-from ..rules import Rules
+from ..rules import ONE_DIE_OPTIONS, Rules
 from ..solve import Solution, solve
+from .findings import Part, Sentence, Table, derived, of_rules, parameter
+from .words import counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
+
+EXACT_UP_TO = 12  # tiles up to which the values are also given as exact fractions
+RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every tile from 7 up is shut",
+              "sum-le-6": "one die once the open tiles total 6 or less"}
 
 
+def dice_name(dice: int, sides: int = 6) -> str:
+    """``one die``, ``two dice``, ``three 4-sided dice``: how a number of dice reads."""
+    return dice_words(dice, sides)
+
+
+# -- section 1: the value, and the same board under each one-die rule ----------------------------------------
+def contrast_table(rules: Rules) -> pd.DataFrame:
+    """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
+    float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, and which
+    row is this run's rule."""
+    exact = rules.tiles <= EXACT_UP_TO
+    rows = []
+    for option in ONE_DIE_OPTIONS:
+        variant = replace(rules, one_die=option)
+        value = solve(variant, "win", exact=exact).value()
+        rows.append({"one_die": option, "rules": variant.describe(), "p_win": float(value),
+                     "p_win_exact": fraction(value) if exact else "", "this_run": option == rules.one_die})
+    table = pd.DataFrame(rows)
+    table["gain"] = table["p_win"] - table.loc[table["one_die"] == "never", "p_win"].item()
+    return table
+
+
+def value_part(rules: Rules) -> Part:
+    """The value of this run's game with perfect play, and the same board under each one-die rule."""
+    part = Part()
+    table = part.table("value-and-contrast", contrast_table(rules))
+    s = Sentence()
+    value = table.cell("p_win", "p_win", one_die=rules.one_die)
+    exact = table.cell("p_win_exact", "p_win_exact", one_die=rules.one_die)
+    boards = s(of_rules("boards", "states", rules), integer)
+    if value.value == 0:
+        head = f"With perfect play the box is never shut ({s(value, percent(2))})"
+    else:
+        head = f"With perfect play the box is shut in **{s(value, percent(2))}** of games"
+    detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if exact.value else
+              f"{s(derived_value(value), number(6))}")
+    part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_range(rules.tiles)}."))
+
+    s = Sentence()
+    if not rules.has_one_die_rule:
+        why = (f"one die: {s(parameter('one_die', rules.one_die))}" if rules.one_die == "never" else
+               f"with {s(parameter('dice', rules.dice), lambda d: dice_name(d, rules.sides))} there is nothing to "
+               f"choose")
+        part.add(s.finding("one-die-worth", f"This run's rules never offer one die ({why}); the table shows what "
+                           f"each one-die rule would be worth.", kind="text"))
+        return part
+    base = table.cell("p_win_never", "p_win", one_die="never")
+    gain = s.quiet(base, value, derived("gain", "difference", value, base))
+    change = s.quiet(derived("gain_relation", "relation", value, base))
+    many = dice_name(rules.dice, rules.sides)
+    if change.value == "the same":
+        text = (f"The right to roll one die is worth nothing here: perfect play wins {s(value, percent(2))} of games "
+                f"with it and without it.")
+    elif base.value == 0:
+        text = (f"The right to roll one die lifts the chance of shutting the box from {s(base, percent(0))}, with "
+                f"{many} always, to {s(value, percent(3))}.")
+    else:
+        relative = s.quiet(derived("relative_gain", "ratio", gain, base))
+        text = (f"The right to roll one die is worth {s(gain, points(2, signed=True))} (percentage points) of "
+                f"winning chance here, {s(relative, percent(1))} more than with {many} always.")
+    part.add(s.finding("one-die-worth", text, kind="text"))
+    return part
+
+
+def derived_value(fact):
+    """The same fact under a second name, to be shown in a second format."""
+    return replace(fact, name=fact.name + "_decimal")
+
+
+# -- section 2: where the choice exists ------------------------------------------------------------------------
 def dice_choice_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
     """Every board (not yet won) on which the rules let the player choose one die: the chance of shutting
     the box rolling one die and rolling all the dice (``R_1`` and ``R_d``), the better choice, by how much,
@@ -26,92 +108,37 @@ def dice_choice_table(rules: Rules, solution: Solution | None = None) -> pd.Data
     """
     solution = solution or solve(rules, "win")
     reach = np.asarray(reach_probabilities(solution), dtype=float)
+    many = dice_name(rules.dice, rules.sides)
     rows = []
     for board in board_space(rules).choosing_dice.tolist():
         values = solution.dice_values(board)
-        one, many = float(values[1]), float(values[rules.dice])
+        one, all_dice = float(values[1]), float(values[rules.dice])
         tiles = board_tiles(board)
         rows.append({"board": board_label(board), "board_mask": board, "open_sum": board_sum(board),
                      "open_tiles": len(tiles), "smallest_tile": min(tiles), "largest_tile": max(tiles),
-                     "p_win_one_die": one, "p_win_all_dice": many,
-                     "best": "one die" if one > many else (dice_name(rules.dice) if many > one else "either"),
-                     "one_minus_two": one - many, "reach": float(reach[board])})
+                     "p_win_one_die": one, "p_win_all_dice": all_dice,
+                     "best": "one die" if one > all_dice else (many if all_dice > one else "either"),
+                     "one_minus_all": one - all_dice, "reach": float(reach[board])})
     table = pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "open_tiles", "smallest_tile",
-                                        "largest_tile", "p_win_one_die", "p_win_all_dice", "best", "one_minus_two",
+                                        "largest_tile", "p_win_one_die", "p_win_all_dice", "best", "one_minus_all",
                                         "reach"])
-    table = table.sort_values(["one_minus_two", "board_mask"], ascending=[False, True], kind="stable")
-    table = table.reset_index(drop=True)
-    table.attrs["dice"] = rules.dice
-    return table
-
-
-def dice_name(dice: int) -> str:
-    """``one die``, ``two dice``, ``3 dice``: how a number of dice reads."""
-    return {1: "one die", 2: "two dice"}.get(dice, f"{dice} dice")
-
-
-def source_statements(table: pd.DataFrame) -> pd.DataFrame:
-    """The source's two sentences on where the choice matters, tested on every board of ``table``
-    (from :func:`dice_choice_table`): "with many small tiles still open ... one die gives a better chance"
-    (read as: the tiles 1, 2 and 3 all open) and "with only large tiles left, two dice gives the only reach"
-    (read as: every open tile 4 or more). Each row: how many boards the sentence covers, on how many it is
-    right, and the exceptions."""
-    small_open = table["board_mask"].map(lambda b: b & 0b111 == 0b111)
-    only_large = table["smallest_tile"] >= 4
-    rows = []
-    for statement, covered, claimed in [
-        ("many small tiles open (1, 2 and 3 all open): one die is better", small_open, "one die"),
-        (f"only large tiles left (every open tile 4 or more): {dice_name(int(table.attrs.get('dice', 2)))} are "
-         f"better", only_large, dice_name(int(table.attrs.get("dice", 2)))),
-    ]:
-        boards = table[covered]
-        right = boards["best"] == claimed
-        rows.append({"statement": statement, "boards": len(boards), "true_on": int(right.sum()),
-                     "false_on": int((~right).sum()),
-                     "exceptions": "  ".join(boards.loc[~right, "board"].tolist())})
-    return pd.DataFrame(rows)
-
-
-def sum_threshold(table: pd.DataFrame) -> int | None:
-    """The largest open-tile total ``t`` such that one die is better exactly on the boards totalling ``t``
-    or less (``None`` if no threshold separates the two choices)."""
-    one = table.loc[table["best"] == "one die", "open_sum"]
-    rest = table.loc[table["best"] != "one die", "open_sum"]
-    if one.empty:
-        return 0 if rest.empty or rest.min() > 0 else None
-    if rest.empty or one.max() < rest.min():
-        return int(one.max())
-    return None
+    table = table.sort_values(["one_minus_all", "board_mask"], ascending=[False, True], kind="stable")
+    return table.reset_index(drop=True)
 
 
 def one_die_by_sum(table: pd.DataFrame) -> pd.DataFrame:
     """From :func:`dice_choice_table`: for each total of the open tiles, how many boards offer the choice and
-    on how many one die is better, two dice are better, or both are worth the same."""
+    on how many one die is better, the other choice is better, or both are worth the same; and whether one die
+    is better on all of them, on some, or on none."""
     grouped = table.groupby("open_sum")["best"]
     summary = pd.DataFrame({"boards": grouped.size(),
                             "one_die_better": grouped.agg(lambda s: int((s == "one die").sum())),
                             "all_dice_better": grouped.agg(lambda s: int(((s != "one die") & (s != "either")).sum())),
-                            "equal": grouped.agg(lambda s: int((s == "either").sum()))})
-    return summary.reset_index()
-
-
-def describe_one_die(summary: pd.DataFrame) -> str:
-    """Where one die is the better choice, in words, from :func:`one_die_by_sum`: "exactly when 6 or less is
-    left open", or the totals where it always wins and those where it sometimes does."""
-    always = summary.loc[summary["one_die_better"] == summary["boards"], "open_sum"].tolist()
-    some = summary.loc[(summary["one_die_better"] > 0) & (summary["one_die_better"] < summary["boards"]),
-                       "open_sum"].tolist()
-    threshold = sum_threshold_of(summary)
-    if not always and not some:
-        return "one die is never the better choice"
-    if threshold is not None:
-        return f"one die is the better choice exactly when the open tiles total {threshold} or less"
-    parts = []
-    if always:
-        parts.append(f"on every board whose open tiles total {_ranges(always)}")
-    if some:
-        parts.append(f"on some of the boards totalling {_ranges(some)}")
-    return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"
+                            "equal": grouped.agg(lambda s: int((s == "either").sum()))}).reset_index()
+    summary["one_die_always"] = summary["one_die_better"] == summary["boards"]
+    summary["one_die_never"] = summary["one_die_better"] == 0
+    summary["one_die_sometimes"] = ~summary["one_die_always"] & ~summary["one_die_never"]
+    return summary
 
 
 def sum_threshold_of(summary: pd.DataFrame) -> int | None:
@@ -120,19 +147,197 @@ def sum_threshold_of(summary: pd.DataFrame) -> int | None:
     if one.empty:
         return None
     t = int(one["open_sum"].max())
-    below, above = summary[summary["open_sum"] <= t], summary[summary["open_sum"] > t]
-    if (below["one_die_better"] == below["boards"]).all() and (above["one_die_better"] == 0).all():
+    if summary.loc[summary["open_sum"] <= t, "one_die_always"].all():
         return t
     return None
 
 
-def _ranges(values: list[int]) -> str:
-    """``[1, 2, 3, 5, 7, 8]`` -> ``1–3, 5, 7 and 8``."""
-    runs, start = [], None
-    for i, v in enumerate(values):
-        if start is None:
-            start = v
-        if i + 1 == len(values) or values[i + 1] != v + 1:
-            runs += [f"{start}\u2013{v}"] if v >= start + 2 else [str(x) for x in range(start, v + 1)]
-            start = None
-    return runs[0] if len(runs) == 1 else ", ".join(runs[:-1]) + " and " + runs[-1]
+def where_one_die(summary, s: Sentence) -> str:
+    """Where one die is the better choice, in words, with the facts that say so (``summary``: the exported
+    one-die-by-sum table)."""
+    threshold = sum_threshold_of(summary.frame)
+    if summary.count("one_die_boards", [("one_die_better", ">", 0)]).value == 0:
+        s.quiet(summary.fact("one_die_never_anywhere", "one_die_never", "all"))
+        return "one die is never the better choice"
+    if threshold is not None:
+        t = summary.fact("threshold", "open_sum", "max", [("one_die_better", ">", 0)])
+        s.quiet(summary.fact("one_die_at_or_below", "one_die_always", "all", [("open_sum", "<=", threshold)]),
+                summary.fact("one_die_above", "one_die_never", "all", [("open_sum", ">", threshold)]))
+        return f"one die is the better choice exactly when the open tiles total {s(t)} or less"
+    always = summary.fact("totals_always", "open_sum", "list", [("one_die_always", "==", True)])
+    some = summary.fact("totals_sometimes", "open_sum", "list", [("one_die_sometimes", "==", True)])
+    parts = []
+    if always.value:
+        parts.append(f"on every board whose open tiles total {s(always, ranges)}")
+    if some.value:
+        s.quiet(some)
+        parts.append(f"on some of the boards totalling {s(some, ranges)}")
+    return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"
+
+
+def choice_part(rules: Rules) -> Part:
+    """Every board where one die may be chosen: the chance of winning after each choice, and where one die wins."""
+    part = Part()
+    if not rules.has_one_die_rule:
+        return part
+    choice = part.table("dice-choice", dice_choice_table(rules))
+    by_sum = part.table("one-die-by-sum", one_die_by_sum(choice.frame))
+    many = dice_name(rules.dice, rules.sides)
+    s = Sentence()
+    boards = choice.count("boards")
+    one = choice.count("one_die_better", [("best", "==", "one die")])
+    other = choice.count("all_dice_better", [("best", "==", many)])
+    equal = choice.count("equal", [("best", "==", "either")])
+    where = where_one_die(by_sum, s)
+    offer = "offers" if boards.value == 1 else "offer"
+    text = (f"{s(boards, counted('board'))} {offer} the choice; one die is better on {s(one)} and {many} "
+            f"on {s(other)}" + (f", and both are worth the same on {s(equal)}" if equal.value else "")
+            + f". By the sum of the open tiles, {where}.")
+    part.add(s.finding("choice", text))
+    s = Sentence()
+    where = where_one_die(by_sum, s)
+    part.add(s.finding("choice-alt", f"Scatter plot of {s(choice.count('boards'), counted('board'))}: "
+                                     f"the advantage of one die against the open tiles' sum; {where}.", kind="alt"))
+    return part
+
+
+# -- section 3: the source's two sentences -----------------------------------------------------------------------
+def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
+    """The source's two sentences on where the choice matters, tested on every board of ``table`` (from
+    :func:`dice_choice_table`): "with many small tiles still open ... one die gives a better chance" (read as:
+    the tiles 1, 2 and 3 all open) and "with only large tiles left, two dice gives the only reach" (read as:
+    every open tile 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
+    many the other choice is better, and the exceptions (the boards where it is wrong)."""
+    many = dice_name(rules.dice, rules.sides)
+    small_open = table["board_mask"].map(lambda b: b & 0b111 == 0b111)
+    only_large = table["smallest_tile"] >= 4
+    rows = []
+    for key, statement, covered, claimed, opposite in [
+        ("small_tiles", "many small tiles open (1, 2 and 3 all open): one die is better", small_open, "one die",
+         many),
+        ("large_tiles", f"only large tiles left (every open tile 4 or more): {many} are better", only_large, many,
+         "one die"),
+    ]:
+        boards = table[covered]
+        right = boards["best"] == claimed
+        rows.append({"key": key, "statement": statement, "boards": len(boards), "true_on": int(right.sum()),
+                     "false_on": int((~right).sum()), "opposite_on": int((boards["best"] == opposite).sum()),
+                     "exceptions": "  ".join(boards.loc[~right, "board"].tolist())})
+    return pd.DataFrame(rows)
+
+
+def _holds_on(s: Sentence, true_on, boards) -> str:
+    """``holds on all 8 boards it covers``, ``holds on 1 of the 7``, ``holds on none of the 8``."""
+    t, b = true_on.value, boards.value
+    s.quiet(true_on, boards)
+    if b == 0:
+        return "covers no board here"
+    if b == 1:
+        return f"{'holds' if t else 'fails'} on the {s(boards, lambda n: 'one')} board it covers"
+    if t == b:
+        return f"holds on all {s(boards)} boards it covers"
+    if t == 0:
+        return f"holds on none of the {s(boards)} boards it covers"
+    return f"holds on {s(true_on)} of the {s(boards)} boards it covers"
+
+
+def statements_part(rules: Rules, choice: Part) -> Part:
+    """The source's two sentences tested on every board where the choice exists."""
+    part = Part()
+    if "dice-choice" not in choice.tables:
+        return part
+    table = part.table("source-statements", source_statements(choice.tables["dice-choice"], rules))
+    many = dice_name(rules.dice, rules.sides)
+    clauses = []
+    s = Sentence()
+    for key, label, other in (("small_tiles", "The source's first sentence (one die is better when 1, 2 and 3 are "
+                               "all open)", many),
+                              ("large_tiles", f"its second ({many} are better when every open tile is 4 or more)",
+                               "one die")):
+        true_on = table.cell(f"{key}_true_on", "true_on", key=key)
+        boards = table.cell(f"{key}_boards", "boards", key=key)
+        opposite = table.cell(f"{key}_opposite_on", "opposite_on", key=key)
+        clause = f"{label} {_holds_on(s, true_on, boards)}"
+        verb = "is" if other == "one die" else "are"
+        if opposite.value and opposite.value == boards.value and boards.value > 1:
+            s.quiet(opposite)
+            clause += f": {other} {verb} better on every one of them"
+        elif opposite.value and boards.value > 1:
+            clause += f"; {other} {verb} better on {s(opposite)} of them"
+        clauses.append(clause)
+    part.add(s.finding("statements", f"{clauses[0]}, and {clauses[1]}."))
+    return part
+
+
+# -- section 4: the other one-die rule ---------------------------------------------------------------------------
+def other_rule_part(rules: Rules, value: Part, choice: Part) -> Part:
+    """The other one-die rule (pub or Riddler) against this run's rule, from the contrast table."""
+    part = Part()
+    if not rules.has_one_die_rule:
+        return part
+    table = Table("value-and-contrast", value.tables["value-and-contrast"])
+    other = "high-shut" if rules.one_die == "sum-le-6" else "sum-le-6"
+    exact = rules.tiles <= EXACT_UP_TO
+    column = "p_win_exact" if exact else "p_win"
+    s = Sentence()
+    mine = table.cell("p_win", "p_win", one_die=rules.one_die)
+    theirs = table.cell("p_win_other", "p_win", one_die=other)
+    if exact:
+        mine_exact = table.cell("p_win_exact", column, one_die=rules.one_die)
+        theirs_exact = table.cell("p_win_other_exact", column, one_die=other)
+        s.quiet(mine_exact, theirs_exact)
+        compared = derived("relation", "relation", _as_fraction(theirs_exact), _as_fraction(mine_exact))
+    else:
+        s.quiet(mine, theirs)
+        compared = derived("relation", "relation", theirs, mine)
+    s.quiet(compared)
+    words = {"the same": "exactly as much as" if exact else "as much as (to nine digits)", "more": "more than",
+             "less": "less than"}[compared.value]
+    name = {"sum-le-6": "The pub rule (one die allowed once the open tiles total 6 or less)",
+            "high-shut": "The Riddler's rule (one die allowed once every tile from 7 up is shut)"}[other]
+    text = f"{name} is worth **{words}** the rule of this run: {s(theirs, percent(2))} against {s(mine, percent(2))}"
+    if compared.value != "the same" and exact and rules.tiles <= 9:
+        text += f" ({s(theirs_exact)} against {s(mine_exact)})"
+    if compared.value == "the same" and rules.one_die == "high-shut" and "one-die-by-sum" in choice.tables:
+        summary = Table("one-die-by-sum", choice["one-die-by-sum"])
+        if sum_threshold_of(summary.frame) == 6:
+            t = summary.fact("threshold", "open_sum", "max", [("one_die_better", ">", 0)])
+            s.quiet(t, summary.fact("one_die_at_or_below", "one_die_always", "all", [("open_sum", "<=", 6)]),
+                    summary.fact("one_die_above", "one_die_never", "all", [("open_sum", ">", 6)]))
+            text += (f" — under the Riddler's rule an optimal player rolls one die exactly when the open tiles total "
+                     f"{s(t)} or less, which are the boards where the pub rule allows it")
+    part.add(s.finding("other-rule", text + ".", kind="text"))
+    return part
+
+
+def _as_fraction(fact):
+    """A fact holding a fraction written ``p/q`` (as the table exports it), as a ``Fraction`` for comparing."""
+    return replace(fact, value=Fraction(fact.value))
+
+
+# -- the chapter ------------------------------------------------------------------------------------------------
+def published_claims(rules: Rules, value: Part, statements: Part) -> dict:
+    """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
+    p_win = float(value["value-and-contrast"].set_index("one_die").loc[rules.one_die, "p_win"])
+    claims = {"value": p_win, "percent": 100 * p_win, "official": 100 * p_win, "states": rules.states}
+    if "source-statements" in statements.tables:
+        for row in statements["source-statements"].itertuples():
+            claims[row.key] = (row.false_on == 0, f"false on {row.false_on} of the {row.boards} boards it covers")
+    return claims
+
+
+def headline(rules: Rules, value: Part, choice: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    p_win = value["value-and-contrast"].set_index("one_die").loc[rules.one_die, "p_win"]
+    s = Sentence()
+    where = where_one_die(Table("one-die-by-sum", choice["one-die-by-sum"]), s) if choice.tables else \
+        "these rules never offer one die"
+    return {"P(win), perfect play": percent(2)(p_win), "one die better": where}
+
+
+
+def pipeline(rules: Rules) -> list[Part]:
+    """Every part of the chapter for ``rules``, in page order (what the notebook shows, without a kernel)."""
+    value = value_part(rules)
+    choice = choice_part(rules)
+    return [value, choice, statements_part(rules, choice), other_rule_part(rules, value, choice)]

@@ -1,0 +1,198 @@
+"""How numbers, counts, lists and comparisons read, in a table cell or a sentence: one style for the whole report.
+
+Number formats (each returns a function of one value, ``""`` for a missing one):
+
+* :func:`percent` -- a probability as a percentage at stated decimals (``0.071432`` -> ``7.14%``);
+* :func:`points` -- a difference of probabilities in percentage points (``0.00157`` -> ``0.16 pp``);
+* :func:`number` -- a number at fixed decimals with thousands separators; :func:`compact` drops trailing zeros;
+* :func:`share` -- a number that is already a percentage (``2.01498`` -> ``2.01%``);
+* :func:`integer`, :func:`fraction`, :func:`text`.
+
+Words that follow the numbers: :func:`plural` (``1 board``, ``3 boards``), :func:`count_of` (``all 8``,
+``none of the 8``, ``7 of the 8``), :func:`listing` (``a, b and 12 more``), :func:`relation` (``more``,
+``less``, ``the same``), :func:`dice_words` (``two dice``, ``one 12-sided die``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+MINUS = "\u2212"
+
+
+def present(x) -> bool:
+    """Whether ``x`` is a value to show (not None, NA, NaN or empty text)."""
+    return x is not None and x is not pd.NA and not (isinstance(x, float) and np.isnan(x)) and x != ""
+
+
+def minus(s: str) -> str:
+    """A true minus sign in a formatted number."""
+    return s.replace("-", MINUS) if s.startswith("-") or "+-" in s else s
+
+
+# -- number formats ---------------------------------------------------------------------------------------
+def percent(decimals: int = 2) -> Callable:
+    """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
+    small for the decimals reads ``<0.01%`` rather than ``0.00%``, and zero reads ``0%``."""
+    def show(x) -> str:
+        if not present(x):
+            return ""
+        value = 100 * float(x)
+        if value == 0:
+            return "0%"
+        if 0 < abs(value) < 0.5 * 10**-decimals:
+            return f"<{10**-decimals:.{decimals}f}%"
+        return minus(f"{value:,.{decimals}f}%")
+    show.unit = "percent"
+    show.decimals = decimals
+    return show
+
+
+def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Callable:
+    """A difference of probabilities in percentage points (pp): ``0.00157`` -> ``0.16 pp``; ``signed`` shows the
+    sign of a change (``−0.16 pp``). A table using it says what pp means in its caption."""
+    spec = f"{'+' if signed else ''},.{decimals}f"
+
+    def show(x) -> str:
+        return minus(f"{format(100 * float(x), spec)}{suffix}") if present(x) else ""
+    show.unit = "pp" if suffix.strip() == "pp" else "hundredths"
+    show.decimals = decimals
+    return show
+
+
+def number(decimals: int = 4, signed: bool = False) -> Callable:
+    """A number at ``decimals`` places, thousands separated: ``11.157508`` -> ``11.1575``."""
+    spec = f"{'+' if signed else ''},.{decimals}f"
+
+    def show(x) -> str:
+        return minus(format(float(x), spec)) if present(x) else ""
+    show.unit = "number"
+    show.decimals = decimals
+    return show
+
+
+def compact(decimals: int = 3) -> Callable:
+    """A number at up to ``decimals`` places, trailing zeros dropped: ``44.0`` -> ``44``, ``42.2222`` -> ``42.222``."""
+    def show(x) -> str:
+        if not present(x):
+            return ""
+        return minus(f"{float(x):,.{decimals}f}".rstrip("0").rstrip("."))
+    show.unit = "number"
+    show.decimals = decimals
+    return show
+
+
+def share(decimals: int = 2) -> Callable:
+    """A number that is already a percentage: ``2.01498`` -> ``2.01%``."""
+    def show(x) -> str:
+        return minus(f"{float(x):,.{decimals}f}%") if present(x) else ""
+    show.unit = "share"
+    show.decimals = decimals
+    return show
+
+
+def integer(x) -> str:
+    """An integer with thousands separators: ``161989632000`` -> ``161,989,632,000``."""
+    return minus(f"{int(x):,}") if present(x) else ""
+
+
+integer.unit = "integer"
+
+
+def fraction(x) -> str:
+    """An exact fraction ``p/q`` (or an integer)."""
+    return minus(str(Fraction(x))) if present(x) else ""
+
+
+fraction.unit = "fraction"
+
+
+def text(x) -> str:
+    return str(x) if present(x) else ""
+
+
+text.unit = "text"
+
+
+# -- words that follow the numbers --------------------------------------------------------------------------
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+                9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+
+
+def plural(count: int, noun: str, many: str | None = None, *, words: bool = False) -> str:
+    """``1 board``, ``3 boards`` (``many``: an irregular plural); ``words=True`` spells counts up to twelve."""
+    shown = NUMBER_WORDS.get(int(count), f"{int(count):,}") if words else f"{int(count):,}"
+    return f"{shown} {noun if count == 1 else (many or noun + 's')}"
+
+
+def counted(noun: str, many: str | None = None, *, words: bool = False) -> Callable:
+    """A format for a count with its noun: ``counted("board")(3)`` -> ``3 boards`` (see :func:`plural`)."""
+    def show(count) -> str:
+        return plural(count, noun, many, words=words)
+    show.unit = "integer"
+    show.decimals = 0
+    return show
+
+
+def count_of(count: int, total: int) -> str:
+    """How many of a whole: ``all 8`` (``both`` of two), ``none of the 8``, ``7 of the 8``, ``the only one``."""
+    count, total = int(count), int(total)
+    if total == 1:
+        return "the only one" if count == 1 else "none"
+    if count == total:
+        return "both" if total == 2 else f"all {total:,}"
+    if count == 0:
+        return "neither" if total == 2 else f"none of the {total:,}"
+    return f"{count:,} of the {total:,}"
+
+
+def listing(items: Sequence[str], most: int = 6, conjunction: str = "and") -> str:
+    """``a, b and c``; past ``most`` items the rest are counted: ``a, b, c, d, e, f and 12 more``."""
+    items = [str(i) for i in items]
+    if not items:
+        return ""
+    if len(items) > most:
+        return ", ".join(items[:most]) + f" {conjunction} {len(items) - most:,} more"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
+
+
+def relation(a, b, rtol: float = 1e-9) -> str:
+    """How ``a`` compares with ``b``: ``more``, ``less`` or ``the same`` (equal within ``rtol`` of the larger;
+    exact for fractions and integers)."""
+    if isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
+        return "the same" if a == b else ("more" if a > b else "less")
+    a, b = float(a), float(b)
+    if abs(a - b) <= rtol * max(abs(a), abs(b)):
+        return "the same"
+    return "more" if a > b else "less"
+
+
+def dice_words(dice: int, sides: int = 6) -> str:
+    """``two dice``, ``one die``, ``three 4-sided dice``: six-sided dice need no size."""
+    count = NUMBER_WORDS.get(dice, str(dice))
+    size = "" if sides == 6 else f"{sides}-sided "
+    return f"{count} {size}{'die' if dice == 1 else 'dice'}"
+
+
+def tiles_range(tiles: int) -> str:
+    """``tiles 1–9`` (``tile 1`` for a one-tile board)."""
+    return "tile 1" if tiles == 1 else f"tiles 1–{tiles}"
+
+
+def ranges(values: Sequence[int]) -> str:
+    """``[1, 2, 3, 5, 7, 8]`` -> ``1–3, 5, 7 and 8``."""
+    runs, start = [], None
+    values = list(values)
+    for i, v in enumerate(values):
+        if start is None:
+            start = v
+        if i + 1 == len(values) or values[i + 1] != v + 1:
+            runs += [f"{start}\u2013{v}"] if v >= start + 2 else [str(x) for x in range(start, v + 1)]
+            start = None
+    return listing(runs, most=len(runs))

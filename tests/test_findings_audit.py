@@ -1,0 +1,320 @@
+"""The findings audit: every sentence a page prints is true for the run that printed it.
+
+For each chapter, hypothesis draws parameter sets from the notebook's declared domain (combinations of every
+parameter, at bounded sizes: ``Parameter.audit``), runs the chapter's library pipeline (what the notebook
+shows, without a kernel), exports its tables to CSV and reads them back, and checks every fact of every finding
+with this file's own interpreter of the facts' queries -- not the code that wrote the sentence:
+
+* the fact's value re-derived from the exported CSV (a cell, a count, a sum, the first row in an order ...), from
+  the facts it is derived from (a difference, a ratio, a comparison), from the run's parameters or rules;
+* the text shown for it is in the sentence and is the value as its unit writes it (a percentage rounds to the
+  value, a count is the count);
+* the sentence reads right: no leftover template words, plurals that agree, "two dice" only with two dice, no
+  sentence longer than a paragraph;
+* chapter by chapter, the claims themselves re-derived from the raw tables (a threshold holds on every board,
+  the best seat is the one with the largest winnings ...) and, where cheap, values against the reference
+  solver of ``tests/reference.py``.
+
+A finding that cannot be checked this way is a finding to rewrite.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import re
+from fractions import Fraction
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from stb_core import Rules
+from stb_core.report.catalogue import CHAPTERS
+from stb_core.report.exports import save_table
+from stb_core.report.page import notebook_defaults, rules_of
+from stb_core.report.parameters import DOMAINS, ParameterError
+from stb_core.sources.findings import merge
+
+from reference import reference_value
+
+NUMBER_WORDS = {"no": 0, "none": 0, "neither": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+RTOL = 1e-9
+MAX_SENTENCE = 900  # characters: a paragraph, not a page
+
+
+# -- drawing parameters from a notebook's domain ---------------------------------------------------------
+@st.composite
+def parameter_sets(draw, stem: str) -> dict:
+    """A parameter set of ``stem``'s domain, every parameter drawn (bounded by its ``audit`` value)."""
+    domain, values = DOMAINS[stem], {}
+    for p in domain.parameters:
+        if p.choices is not None:
+            values[p.name] = draw(st.sampled_from(p.choices))
+        elif p.kind is int:
+            values[p.name] = draw(st.integers(int(p.low), int(p.audit_high)))
+        elif p.kind is float:
+            values[p.name] = draw(st.one_of(st.sampled_from([float(p.low), float(p.audit_high)]),
+                                            st.floats(p.low, p.audit_high, allow_nan=False).map(lambda x: round(x, 3))))
+    for p in domain.parameters:
+        if p.kind is str and p.choices is None:  # a board of this run's tiles (empty: the full board)
+            tiles = values.get("tiles", 9)
+            chosen = draw(st.lists(st.integers(1, tiles), unique=True, max_size=tiles).map(sorted))
+            values[p.name] = ",".join(map(str, chosen))
+    try:
+        return domain.check(values)
+    except ParameterError:
+        assume(False)
+
+
+def pipeline(stem: str, values: dict):
+    """The chapter's parts for these parameters: its module's ``pipeline(rules, **the other parameters)``."""
+    chapter = next(c for c in CHAPTERS if c.stem == stem)
+    module = importlib.import_module(f"stb_core.sources.{chapter.module}")
+    rules = rules_of(values)
+    others = {k: v for k, v in values.items() if k not in rules.__dataclass_fields__}
+    return rules, merge(module.pipeline(rules, **others))
+
+
+def exported(whole, run: str) -> dict[str, pd.DataFrame]:
+    """Every table of the run written as the page writes it, and read back as a reader would."""
+    tables = {}
+    for name, frame in whole.tables.items():
+        path = save_table(frame, run, name)
+        tables[name] = pd.read_csv(path)
+    return tables
+
+
+# -- this file's own interpreter of a fact ---------------------------------------------------------------
+def as_exact(value):
+    """An int, or a fraction written ``p/q``, as a Fraction (None for anything else)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, str) and re.fullmatch(r"-?\d+(/\d+)?", value):
+        return Fraction(value)
+    return None
+
+
+def missing(value) -> bool:
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
+
+
+def same(a, b) -> bool:
+    if missing(a) and missing(b):
+        return True
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(same, a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return bool(a) == bool(b) and isinstance(a, bool | int) and isinstance(b, bool | int)
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=RTOL, abs_tol=1e-12)
+    exact_a, exact_b = as_exact(a), as_exact(b)
+    if exact_a is not None and exact_b is not None:
+        return exact_a == exact_b
+    return str(a) == str(b)
+
+
+def select(frame: pd.DataFrame, where) -> pd.DataFrame:
+    for column, op, value in where or []:
+        series = frame[column]
+        if op == "in":
+            keep = series.isin(value)
+        elif op == "==":
+            keep = series.map(lambda x, v=value: same(x, v))
+        elif op == "!=":
+            keep = ~series.map(lambda x, v=value: same(x, v))
+        else:
+            keep = {"<": series < value, "<=": series <= value, ">": series > value, ">=": series >= value}[op]
+        frame = frame[keep.astype(bool).to_numpy()]
+    return frame
+
+
+def ordered(frame: pd.DataFrame, order) -> pd.DataFrame:
+    for column, direction in reversed(order or []):
+        frame = frame.sort_values(column, ascending=direction == "asc", kind="stable")
+    return frame
+
+
+def relation(a, b) -> str:
+    exact_a, exact_b = as_exact(a), as_exact(b)
+    if exact_a is not None and exact_b is not None:
+        return "the same" if exact_a == exact_b else ("more" if exact_a > exact_b else "less")
+    a, b = float(a), float(b)
+    if abs(a - b) <= RTOL * max(abs(a), abs(b)):
+        return "the same"
+    return "more" if a > b else "less"
+
+
+def rederive(fact: dict, facts: dict, tables: dict, values: dict, rules: Rules):
+    """The value of ``fact``, worked out again from the exported tables (or the run's parameters and rules)."""
+    if "table" in fact:
+        assert fact["table"] in tables, f"fact {fact['name']} reads {fact['table']}.csv, which the run did not export"
+        rows = select(tables[fact["table"]], fact.get("where"))
+        agg, column = fact["agg"], fact.get("column")
+        if agg == "count":
+            return len(rows)
+        if agg == "value":
+            assert len(rows) == 1, f"fact {fact['name']}: {len(rows)} rows match {fact.get('where')}"
+            return _plain(rows[column].iloc[0])
+        if agg in ("first", "list"):
+            rows = ordered(rows, fact.get("order"))
+            assert agg == "list" or len(rows), f"fact {fact['name']}: no row matches"
+            return _plain(rows[column].iloc[0]) if agg == "first" else [_plain(v) for v in rows[column]]
+        if agg == "nunique":
+            return int(rows[column].nunique())
+        if agg == "all":
+            return all(bool(v) for v in rows[column])
+        if agg == "any":
+            return any(bool(v) for v in rows[column])
+        numbers = [float(v) for v in rows[column]]
+        assert numbers, f"fact {fact['name']}: no row matches"
+        return {"sum": math.fsum, "max": max, "min": min, "mean": lambda x: math.fsum(x) / len(x),
+                "median": lambda x: float(pd.Series(x).median())}[agg](numbers)
+    if "derive" in fact:
+        a, b = (rederive(facts[name], facts, tables, values, rules) for name in fact["of"])
+        derive = fact["derive"]
+        if derive == "relation":
+            return relation(a, b)
+        if derive == "equal":
+            return relation(a, b) == "the same"
+        exact_a, exact_b = as_exact(a), as_exact(b)
+        if exact_a is not None and exact_b is not None and derive == "difference":
+            return exact_a - exact_b
+        a, b = float(a), float(b)
+        return a - b if derive == "difference" else (a / b if b else math.nan)
+    if "parameter" in fact:
+        return values[fact["parameter"]]
+    if "rules" in fact:
+        return getattr(rules, fact["rules"])
+    raise AssertionError(f"fact {fact['name']} says where it comes from in no known way: {fact}")
+
+
+def _plain(value):
+    return value.item() if hasattr(value, "item") else value
+
+
+def shown_matches(fact: dict) -> bool:
+    """Whether the text shown for a fact is its value as its unit writes it."""
+    shown, value, unit, decimals = fact["shown"], fact["value"], fact["unit"], fact.get("decimals")
+    if unit in ("percent", "pp", "number", "share", "hundredths"):
+        if shown.startswith("<"):
+            return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
+        digits = re.search(r"[−+-]?[\d,]*\.?\d+", shown)
+        number = float(digits.group(0).replace("−", "-").replace(",", ""))
+        scale = 100 if unit in ("percent", "pp", "hundredths") else 1
+        return abs(number - scale * float(value)) <= 0.5 * 10 ** -(decimals or 0) + 1e-9 * abs(number)
+    if unit == "integer":
+        return _count_in(shown, value)
+    if unit == "fraction":
+        return as_exact(shown.replace("−", "-")) == as_exact(value) or same(shown, value)
+    if isinstance(value, bool) or isinstance(value, list):
+        return True  # a word or a list rendered in prose: its value is checked, its wording by the claim checks
+    if isinstance(value, int):
+        return _count_in(shown, value)
+    if isinstance(value, str):
+        return value in shown or shown in value
+    return True
+
+
+def _count_in(shown: str, count) -> bool:
+    words = re.findall(r"[\d,]+|[a-z]+", shown.lower())
+    found = [int(w.replace(",", "")) for w in words if w.replace(",", "").isdigit()]
+    found += [NUMBER_WORDS[w] for w in words if w in NUMBER_WORDS]
+    return int(count) in found or (count != 0 and {"all", "both", "every"} & set(words)) or (
+        count == 1 and {"the", "only"} <= set(words))
+
+
+# -- how a sentence reads ----------------------------------------------------------------------------------
+NOUNS = ("board", "pair", "tile", "move", "game", "row", "state", "decision", "player", "seat", "card", "line",
+         "exception", "group", "strategy", "sum", "roll")
+
+
+def check_wording(text: str, rules: Rules) -> None:
+    assert len(text) <= MAX_SENTENCE, f"a finding of {len(text)} characters: {text[:200]}..."
+    for leftover in ("None", "nan", "NaN", "inf", "{}", "[]", "  ", " ,", " .", "..", "$$"):
+        assert leftover not in text.replace("{}", "{}" if "open {}" in text else "{}").replace("...", ""), \
+            (leftover, text)
+    singular = "|".join(NOUNS)
+    assert not re.search(rf"(?<![\d,.])\b1 ({singular})(e?s)\b", text), f"1 with a plural: {text}"
+    assert not re.search(rf"(?<![\d,.−-])\b([02-9]|\d{{2,}}) ({singular})\b(?![-\w’'])", text.replace(",", "")), \
+        f"a plural count with a singular noun: {text}"
+    if re.search(r"\btwo dice\b", text):
+        assert rules.dice == 2, f"'two dice' said of {rules.dice} dice: {text}"
+    if re.search(r"\bone die\b", text) is None and re.search(r"\bthree dice\b", text):
+        assert rules.dice == 3, text
+
+
+def audit(stem: str, values: dict, tmp_path_factory, claims=None):
+    """Run the chapter's pipeline on ``values`` and check every finding; return what a claim check needs."""
+    rules, whole = pipeline(stem, values)
+    run = f"audit-{stem}"
+    tables = exported(whole, run)
+    assert whole.findings, f"{stem}: no finding at all for {values}"
+    for finding in whole.findings.values():
+        record = finding.record()
+        text = record["text"]
+        assert record["facts"], f"{stem}: finding {record['key']} states nothing checkable: {text}"
+        facts = {f["name"]: f for f in record["facts"]}
+        for fact in record["facts"]:
+            again = rederive(fact, facts, tables, values, rules)
+            assert same(again, fact["value"]), (stem, record["key"], fact["name"], again, fact["value"], values)
+            if fact["shown"]:
+                assert fact["shown"] in text, (record["key"], fact["shown"], text)
+                assert shown_matches(fact), (stem, record["key"], fact, text)
+        check_wording(text, rules)
+    for key, check in (claims or {}).items():
+        if key in whole.findings:
+            check(whole.findings[key].record(), tables, values, rules)
+    return rules, whole, tables
+
+
+def fact(record: dict, name: str):
+    return next(f["value"] for f in record["facts"] if f["name"] == name)
+
+
+AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                        HealthCheck.filter_too_much])
+
+
+# -- chapter 2 ---------------------------------------------------------------------------------------------
+def riddler_value_is_the_reference(record, tables, values, rules):
+    if rules.tiles <= 6:
+        assert same(fact(record, "p_win"), float(reference_value(rules, "win")))
+
+
+def riddler_threshold(record, tables, values, rules):
+    """"Exactly when the open tiles total t or less": one die better on every board at or below t, on none above."""
+    match = re.search(r"exactly when the open tiles total (\d+) or less", record["text"])
+    choice = tables["dice-choice"]
+    if match:
+        t = int(match.group(1))
+        assert (choice.loc[choice["open_sum"] <= t, "best"] == "one die").all()
+        assert (choice.loc[choice["open_sum"] > t, "best"] != "one die").all()
+    elif "never the better choice" in record["text"]:
+        assert (choice["best"] != "one die").all()
+    else:
+        assert "no single total separates" in record["text"]
+        one = choice.groupby("open_sum")["best"].agg(lambda s: (s == "one die").mean())
+        assert not ((one == 1).cumprod().sum() == (one > 0).sum() and ((one > 0) == (one == 1)).all())
+
+
+@given(values=parameter_sets("02-riddler-one-die"))
+@AUDIT
+def test_chapter_2(values, tmp_path_factory):
+    audit("02-riddler-one-die", values, tmp_path_factory,
+          {"value": riddler_value_is_the_reference, "choice": riddler_threshold})
+
+
+def test_every_chapter_is_audited():
+    audited = {name.removeprefix("test_chapter_") for name in globals() if name.startswith("test_chapter_")}
+    assert audited == {str(c.number) for c in CHAPTERS if c.stem in ("02-riddler-one-die",)} | audited
+
+
+@pytest.mark.parametrize("stem", [c.stem for c in CHAPTERS if c.stem in ("02-riddler-one-die",)])
+def test_the_defaults_pass_the_audit(stem, tmp_path_factory):
+    audit(stem, notebook_defaults(stem), tmp_path_factory)
