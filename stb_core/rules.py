@@ -154,6 +154,11 @@ class Rules:
         return self.roll_weights if dice == self.dice else self.one_die_weights
 
     @property
+    def largest_roll(self) -> int:
+        """The largest total a roll can show (all the dice on their top face)."""
+        return self.dice * self.sides
+
+    @property
     def roll_totals(self) -> tuple[int, ...]:
         """Every total a roll can show under these rules (one die included when it may be rolled)."""
         return tuple(sorted({r for d in self.dice_counts for r in self.dice_weights(d)}))
@@ -181,7 +186,7 @@ class Rules:
         """One line naming the variant, for tables and figure captions."""
         counts = {1: "one", 2: "two", 3: "three", 4: "four"}
         dice = f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"
-        parts = [f"tiles 1–{self.tiles}", dice]
+        parts = ["tile 1" if self.tiles == 1 else f"tiles 1–{self.tiles}", dice]
         if self.has_one_die_rule:
             when = "once every tile from 7 up is shut" if self.one_die == "high-shut" else "at 6 or less left"
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")

@@ -25,8 +25,8 @@ from fractions import Fraction
 
 import pandas as pd
 
-from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
 from ..sources.words import minus as _minus
+from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
 
 PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
 VERDICTS = {

@@ -29,7 +29,9 @@ _SAVE_RC = {"svg.hashsalt": "shut-the-box", "svg.fonttype": "none", "pdf.fonttyp
 
 def save_table(table: pd.DataFrame, run: str, name: str) -> Path:
     """Write ``data/<run>/<name>.csv`` (floats in their shortest exact form, ``\\n`` line ends, no index); return
-    the path."""
+    the path. A table always has its columns, also with no rows: a reader loads its header."""
+    if len(table.columns) == 0:
+        raise ValueError(f"table {name!r} has no columns: a table with no rows still names its columns")
     text = table.to_csv(index=False, lineterminator="\n")
     return write_text(data_dir(run) / f"{name}.csv", text)
 

@@ -174,7 +174,10 @@ def derived(name: str, derive: str, *facts: Fact) -> Fact:
     elif derive == "relation":
         value = relation(values[0], values[1], RTOL)
     elif derive == "equal":
-        value = relation(values[0], values[1], RTOL) == "the same"
+        if isinstance(values[0], str) or isinstance(values[1], str):
+            value = values[0] == values[1]
+        else:
+            value = relation(values[0], values[1], RTOL) == "the same"
     else:
         raise ValueError(f"derive must be one of {', '.join(DERIVATIONS)}; got {derive!r}")
     if isinstance(value, np.generic):
@@ -264,8 +267,8 @@ class Part:
     def add(self, *findings: Finding | None) -> None:
         for finding in findings:
             if finding is not None:
-                if finding.key in self.findings:
-                    raise ValueError(f"finding {finding.key!r} made twice")
+                if finding.key in self.findings or finding.key in self.tables:
+                    raise ValueError(f"finding {finding.key!r} made twice, or named as a table")
                 self.findings[finding.key] = finding
 
     def __getitem__(self, key: str):

@@ -1,38 +1,147 @@
-"""Source 000, "Shut the Box with Dynamic Programming": its exhibits, shaped from the engine's tables.
+"""Source 000, "Shut the Box with Dynamic Programming": its exhibits and findings, shaped from the engine's
+tables for any rules.
 
 The source counts, for every board, the dice-weighted number of winning move sequences by number of moves
-(each roll total weighted by the number of ways two dice make it), and plays the move leading to the board
+(each roll total weighted by the number of ways the dice make it), and plays the move leading to the board
 with the most winning sequences, the first such move in its generator's order (the engine's
 ``sequence-count`` policy, whose ties go to the first move in the same lexicographic order).
+
+The chapter's parts, in page order: :func:`counts_part` (sequences from the full board, and from a board of the
+reader's choice), :func:`partitions_part` (the one-move configurations), :func:`example_part` (the source's
+worked example), :func:`strategies_part` (its rule, random moves and optimal play, exact and simulated) and
+:func:`errors_part` (where and how much its rule loses); :func:`pipeline` runs them all.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses
-from ..boards import board_label, board_mask, board_sum, legal_move_masks, move_catalogue
+from ..boards import board_label, board_mask, board_sum, legal_move_masks, parse_tiles
 from ..counts import total_winning_sequences, winning_sequence_counts
 from ..evaluate import evaluate
 from ..rules import Rules
 from ..simulate import simulate
 from ..solve import solve
+from .findings import Part, Sentence, Table, derived, of_rules
+from .words import counted, dice_words, integer, listing, percent, points, tiles_range
+
+LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
+EXAMPLE_BOARD, EXAMPLE_ROLL = (1, 3, 4, 6, 7), 7  # the source's worked example
+
+
+# -- section 1: winning sequences by number of moves -----------------------------------------------------------
+def counts_table(rules: Rules, board: int) -> pd.DataFrame:
+    """Weighted winning sequences from ``board`` by number of moves (0 .. tiles), exact integers, with each
+    length's share of all of them (0 when there is none)."""
+    table = winning_sequence_counts(rules)
+    counts = [int(table[k, board]) for k in range(rules.tiles + 1)]
+    total = sum(counts)
+    return pd.DataFrame({"board": board_label(board), "moves": range(rules.tiles + 1), "sequences": counts,
+                         "share": [c / total if total else 0.0 for c in counts]})
+
+
+def _lengths(s: Sentence, table: Table) -> str:
+    """``in 5 to 9 moves, and in no other number`` or ``in 3, 5 or 7 moves``: the lengths with a sequence."""
+    lengths = table.fact("lengths", "moves", "list", [("sequences", ">", 0)])
+    s.quiet(lengths)
+    found = lengths.value
+    if len(found) == 1:
+        only = table.fact("shortest", "moves", "min", [("sequences", ">", 0)])
+        return f"in exactly {s(only, counted('move'))}"
+    if found == list(range(found[0], found[-1] + 1)):
+        return (f"in {s(table.fact('shortest', 'moves', 'min', [('sequences', '>', 0)]))} to "
+                f"{s(table.fact('longest', 'moves', 'max', [('sequences', '>', 0)]))} moves, and in no other number")
+    return f"in {s(lengths, lambda v: listing([str(x) for x in v], most=len(v), conjunction='or'))} moves"
+
+
+def never_shut_reason(rules: Rules, s: Sentence) -> str:
+    """Why no sequence shuts the box from the full board, when a simple reason exists."""
+    largest = s.quiet(of_rules("largest_roll", "largest_roll", rules))
+    if rules.tiles > largest.value:
+        return f" — no roll of {dice_words(rules.dice, rules.sides)} exceeds {s(largest)}, so tile {rules.tiles} " \
+               f"is never shut —"
+    return ""
+
+
+def counts_part(rules: Rules, board: str = "") -> Part:
+    """Winning sequences from the full board by number of moves, and from ``board`` (tiles such as ``1,3,4``;
+    empty: none) when given."""
+    part = Part()
+    full = part.table("counts-by-moves", counts_table(rules, rules.full_board))
+    s = Sentence()
+    total = full.fact("total", "sequences", "sum")
+    if total.value:
+        text = (f"From the full board of {tiles_range(rules.tiles)} there are **{s(total, integer)}** weighted winning "
+                f"sequences; the box can be shut {_lengths(s, full)}.")
+        most = full.fact("most_at", "moves", "first", order=[("sequences", "desc")])
+        part.add(s.finding("counts", text, kind="text"))
+        a = Sentence()
+        lengths = _lengths(a, full)
+        part.add(a.finding("counts-alt", f"Bar chart, log scale: winning sequences by number of moves, shut "
+                                         f"{lengths}; the most at {a(most, counted('move'))}.", kind="alt"))
+    else:
+        s.quiet(total)
+        part.add(s.finding("counts", f"No sequence of rolls and moves shuts the box from the full board of "
+                                     f"{tiles_range(rules.tiles)}{never_shut_reason(rules, s)} and every count is "
+                                     f"{s(total)}.", kind="text"))
+    if board:
+        mask = parse_tiles(board, rules, "board")
+        chosen = part.table("counts-for-board", counts_table(rules, mask))
+        s = Sentence()
+        total = chosen.fact("board_total", "sequences", "sum")
+        if total.value:
+            text = (f"From {board_label(mask)} there are {s(total, integer)} weighted winning sequences; the box can "
+                    f"be shut {_lengths(s, chosen)}.")
+        else:
+            text = f"No sequence of rolls and moves shuts the box from {board_label(mask)} ({s(total)} sequences)."
+        part.add(s.finding("counts-board", text, kind="text"))
+    return part
+
+
+# -- section 2: the one-move configurations ------------------------------------------------------------------
+@cache
+def distinct_partitions(total: int, largest: int) -> int:
+    """How many sets of distinct whole numbers from 1 to ``largest`` add up to ``total`` (0 is the empty set's)."""
+    if total == 0:
+        return 1
+    if largest == 0 or total < 0:
+        return 0
+    return distinct_partitions(total, largest - 1) + distinct_partitions(total - largest, largest - 1)
+
+
+def _sets_with_sum(total: int, largest: int) -> list[tuple[int, ...]]:
+    """The sets themselves, in lexicographic order (only called when they are few)."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
+        if remaining == 0:
+            found.append(chosen)
+            return
+        for t in range(start, min(largest, remaining) + 1):
+            extend(t + 1, remaining - t, chosen + (t,))
+
+    extend(1, total, ())
+    return found
+
+
+def partition_table(rules: Rules) -> pd.DataFrame:
+    """The source's list of one-move configurations, counted for every total the dice can show: the sets of
+    distinct numbers adding up to it (whether or not the tiles are on the board) and those whose tiles all are."""
+    return pd.DataFrame([{"roll": roll, "sets": distinct_partitions(roll, roll),
+                          "on_board": distinct_partitions(roll, min(roll, rules.tiles))}
+                         for roll in sorted(rules.roll_weights)])
 
 
 def partition_list(rules: Rules) -> pd.DataFrame:
-    """The source's list of one-move configurations: every set of distinct tiles adding up to a roll total
-    (its "integer partitions with unique elements" of 2..12), whether or not the tiles are on the board.
-
-    ``on_board`` says whether every tile is at most ``rules.tiles`` (the source printed partitions with the
-    tiles 11 and 12, which a 10-tile board does not have).
-    """
-    largest = max(rules.roll_weights)
-    every_tile = Rules(tiles=max(rules.tiles, largest), dice=rules.dice, sides=rules.sides)
-    catalogue = move_catalogue(every_tile)
-    rows = [{"roll": roll, "tiles": board_label(int(move)), "on_board": int(move).bit_length() <= rules.tiles}
-            for roll in sorted(rules.roll_weights) for move in catalogue.moves(roll).tolist()]
-    return pd.DataFrame(rows)
+    """Every one of those sets (when there are at most ``LIST_LIMIT``), with whether its tiles are on the board:
+    the source printed the sets with the tiles 11 and 12, which a 10-tile board does not have."""
+    rows = [{"roll": roll, "tiles": "{" + ", ".join(map(str, subset)) + "}", "on_board": max(subset) <= rules.tiles}
+            for roll in sorted(rules.roll_weights) for subset in _sets_with_sum(roll, roll)]
+    return pd.DataFrame(rows, columns=["roll", "tiles", "on_board"])
 
 
 def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
@@ -50,13 +159,43 @@ def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def partitions_part(rules: Rules) -> Part:
+    """The sets of distinct numbers adding up to a dice total, against the boards of this game one roll clears."""
+    part = Part()
+    counts = part.table("partitions", partition_table(rules))
+    boards = part.table("one-move-boards", one_move_boards(rules))
+    s = Sentence()
+    sets, on = counts.fact("sets", "sets", "sum"), counts.fact("on_board", "on_board", "sum")
+    cleared = boards.count("one_move_boards")
+    s.quiet(on, cleared, derived("on_board_are_the_one_move_boards", "equal", on, cleared))
+    text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if sets.value == 1 else ''} up to a total "
+            f"{dice_words(rules.dice, rules.sides)} "
+            f"can show; {s(cleared, counted('board'))} of {tiles_range(rules.tiles)} can be cleared by one roll.")
+    off = derived("off_board", "difference", sets, on)
+    if off.value:
+        listed = ""
+        if sets.value <= LIST_LIMIT:
+            every = part.table("partition-sets", partition_list(rules))
+            listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
+                              lambda v: listing(v, most=6))
+        text += (f" The difference is the {s(off, counted('set'))} that need a tile above {rules.tiles}{listed} — they "
+                 f"can never occur in this game.")
+    else:
+        s.quiet(off)
+        if sets.value <= LIST_LIMIT:
+            part.table("partition-sets", partition_list(rules))
+        text += " Every set fits on this board."
+    part.add(s.finding("one-move", text, kind="text"))
+    return part
+
+
 def one_move_boards(rules: Rules) -> pd.DataFrame:
     """Boards of this game that one roll can clear (``C_1(S) > 0`` in the engine's count): the board,
     the roll total that clears it and that total's dice weight (the source's first column)."""
     counts = winning_sequence_counts(rules)
     boards = [b for b in range(1, rules.states) if counts[1, b]]
-    return pd.DataFrame([{"board": board_label(b), "board_mask": b, "roll": board_sum(b),
-                          "weight": int(counts[1, b])} for b in boards])
+    return pd.DataFrame([{"board": board_label(b), "board_mask": b, "roll": board_sum(b), "weight": int(counts[1, b])}
+                         for b in boards], columns=["board", "board_mask", "roll", "weight"])
 
 
 def move_comparison(rules: Rules, board: int, roll: int) -> pd.DataFrame:
@@ -88,13 +227,15 @@ def rule_errors(rules: Rules) -> pd.DataFrame:
                  zip(table["board_mask"].tolist(), table["move_a"].tolist(), strict=True)]
     after_rule = [table_board & ~board_mask(parse_move(m)) for table_board, m in
                   zip(table["board_mask"].tolist(), table["move_b"].tolist(), strict=True)]
-    return pd.DataFrame({
+    out = pd.DataFrame({
         "board": table["board"], "board_mask": table["board_mask"], "roll": table["roll"],
         "optimal_move": table["move_a"], "source_rule_move": table["move_b"],
         "p_win_after_optimal": values[after_opt], "p_win_after_rule": values[after_rule],
         "win_chance_lost": table["loss_for_a"],
         "sequences_after_optimal": [int(counts[b]) for b in after_opt],
         "sequences_after_rule": [int(counts[b]) for b in after_rule]})
+    out["more_sequences"] = out["sequences_after_rule"] > out["sequences_after_optimal"]
+    return out.sort_values("win_chance_lost", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def parse_move(label: str) -> list[int]:
@@ -113,4 +254,154 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
     costly["cumulative_share"] = costly["share_of_loss"].cumsum()
+    costly.insert(0, "rank", np.arange(1, len(costly) + 1))
     return costly
+
+
+# -- section 3: the worked example -------------------------------------------------------------------------------
+def example_part(rules: Rules) -> Part:
+    """The source's example (open {1, 3, 4, 6, 7}, a roll of 7): the legal moves, and how each ranking sees them.
+    Empty when this run's game has no tile 7 or its dice cannot roll a 7."""
+    part = Part()
+    if rules.tiles < max(EXAMPLE_BOARD) or EXAMPLE_ROLL not in rules.roll_weights:
+        return part
+    board = board_mask(EXAMPLE_BOARD)
+    table = part.table("example-moves", move_comparison(rules, board, EXAMPLE_ROLL))
+    s = Sentence()
+    moves = table.fact("moves", "move", "list")
+    rule = table.fact("rule_pick", "move", "first", order=[("sequences_after", "desc")])
+    best = table.fact("best_pick", "move", "first", order=[("p_win_after", "desc")])
+    same = s.quiet(derived("same_move", "equal", rule, best))
+    text = (f"Open {board_label(board)}, roll {EXAMPLE_ROLL}: the legal moves are {s(moves, lambda v: '; '.join(v))}. "
+            f"The most-sequences rule shuts {s(rule)}; the move with the best chance of shutting the box is "
+            f"{s(best)}" + (" — the same move." if same.value else " — a different move."))
+    part.add(s.finding("example", text, kind="text"))
+    return part
+
+
+# -- section 4: the three strategies --------------------------------------------------------------------------
+def strategies_part(rules: Rules, games: int, seed: int) -> Part:
+    """The source's rule, random moves and optimal play: exact chances of winning, and simulated ones."""
+    part = Part()
+    table = part.table("strategies", strategy_comparison(rules, games, seed))
+    s = Sentence()
+    values = {p: table.cell(f"p_win_{p.replace('-', '_')}", "exact_p_win", policy=p)
+              for p in ("optimal", "sequence-count", "random")}
+    text = (f"Dot plot with intervals: for each of the three strategies the simulated win rate, its interval and the "
+            f"exact value; optimal play {s(values['optimal'], percent(2))}, the most-sequences rule "
+            f"{s(values['sequence-count'], percent(2))}, random moves {s(values['random'], percent(2))}.")
+    part.add(s.finding("strategies-alt", text, kind="alt"))
+    return part
+
+
+# -- section 5: what the rule loses ----------------------------------------------------------------------------
+def errors_part(rules: Rules, strategies: Part) -> Part:
+    """What the most-sequences rule gives up against optimal play, where it errs and which mistakes cost most."""
+    part = Part()
+    table = Table("strategies", strategies["strategies"])
+    s = Sentence()
+    rule = table.cell("p_win_rule", "exact_p_win", policy="sequence-count")
+    best = table.cell("p_win_optimal", "exact_p_win", policy="optimal")
+    compared = s.quiet(rule, best, derived("rule_against_optimal", "relation", rule, best))
+    if compared.value == "the same":
+        text = (f"On {tiles_range(rules.tiles)} the most-sequences rule loses nothing from the full board: it wins "
+                f"{s(rule, percent(3))} of games, as optimal play does.")
+    else:
+        gap = derived("gap", "difference", best, rule)
+        share = derived("share_lost", "ratio", gap, best)
+        text = (f"The most-sequences rule shuts the box in **{s(rule, percent(2))}** of games; optimal play in "
+                f"**{s(best, percent(2))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
+                f"{s(share, percent(1))} of the best possible chance.")
+    part.add(s.finding("rule-loss", text))
+
+    errors = part.table("rule-vs-optimal-pairs", rule_errors(rules))
+    s = Sentence()
+    pairs = errors.count("pairs")
+    if pairs.value:
+        misled = errors.count("misled", [("more_sequences", "==", True)])
+        s.quiet(misled)
+        where = "at every one of them" if misled.value == pairs.value else f"at {s(misled)} of them"
+        text = (f"The rule errs at **{s(pairs, counted('(board, roll) pair'))}** (on every board, reached or not); "
+                f"{where} its move leaves more winning sequences than the optimal move — which is what misled it. "
+                f"The table below lists them, the costliest first.")
+    else:
+        s.quiet(pairs)
+        text = "The rule never plays a move with a smaller chance of winning than the optimal one on any board."
+    part.add(s.finding("rule-errors", text, kind="text"))
+
+    losses = part.table("rule-decision-losses", rule_losses(rules))
+    s = Sentence()
+    costly = losses.count("costly")
+    if costly.value:
+        total = losses.fact("total_loss", "weighted_loss", "sum")
+        gap = derived("gap", "difference", best, rule)
+        s.quiet(rule, best, gap, derived("losses_make_the_gap", "equal", total, gap))
+        top = min(costly.value, 10)
+        share = losses.fact("top_share", "share_of_loss", "sum", [("rank", "<=", top)])
+        first = {c: losses.fact(f"first_{c}", c, "value", [("rank", "==", 1)])
+                 for c in ("board", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
+        decision = (f"{s(first['board'])} with a {s(first['roll'])}, where the rule shuts "
+                    f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
+        text = (f"{s(costly, counted('decision'))} the rule actually faces cost{'s' if costly.value == 1 else ''} "
+                f"winning chance; together they cost "
+                f"{s(total, points(3))} per game, the whole gap. ")
+        if top > 1:
+            text += (f"The {plural_words(top)} heaviest make {s(share, percent(0))} of it; the first alone — "
+                     f"{decision} — {s(first['share_of_loss'], percent(1))}.")
+        else:
+            s.quiet(share, first["share_of_loss"])
+            text += f"All of it is one decision: {decision}."
+    elif pairs.value:
+        s.quiet(costly)
+        text = ("The rule's mistakes cost nothing in play: from the full board it never reaches a board where one of "
+                f"them costs winning chance ({s(costly, counted('costly decision'))} among those it faces).")
+    else:
+        text = None
+    if text:
+        part.add(s.finding("rule-decisions", text))
+    return part
+
+
+ERRORS_SHOWN = 12  # the costliest errors shown on the page (every one is in the CSV file)
+
+
+def plural_words(count: int) -> str:
+    """``twelve``, ``6``: small counts in words for the start of a phrase."""
+    from .words import NUMBER_WORDS
+
+    return NUMBER_WORDS.get(count, str(count)) if count > 1 else "one"
+
+
+# -- the chapter ------------------------------------------------------------------------------------------------
+def pipeline(rules: Rules, board: str = "", games: int = 100_000, seed: int = 1) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    strategies = strategies_part(rules, games, seed)
+    return [counts_part(rules, board), partitions_part(rules), example_part(rules), strategies,
+            errors_part(rules, strategies)]
+
+
+def published_claims(counts: Part, partitions: Part, example: Part, strategies: Part, games: int) -> dict:
+    """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
+    by_length = counts["counts-by-moves"].set_index("moves")["sequences"]
+    claims = {f"count_{k}": int(by_length.get(k, 0)) for k in range(5, 10)}
+    claims["count_other"] = int(by_length[~by_length.index.isin(range(5, 10))].sum())
+    claims["partitions"] = int(partitions["partitions"]["sets"].sum())
+    if example.tables:
+        claims["example_moves"] = "; ".join(example["example-moves"]["move"])
+    by_policy = strategies["strategies"].set_index("policy")
+    claims["exact_rule"] = by_policy.loc["sequence-count", "exact_p_win"]
+    claims["exact_random"] = by_policy.loc["random", "exact_p_win"]
+    if games >= 100_000:  # the tolerance assumes intervals no wider than 100,000 games give
+        claims["sim_rule"] = by_policy.loc["sequence-count", "simulated_p_win"]
+        claims["sim_random"] = by_policy.loc["random", "simulated_p_win"]
+    rule, optimal = by_policy.loc["sequence-count", "exact_p_win"], by_policy.loc["optimal", "exact_p_win"]
+    claims["rule_optimal"] = (rule >= optimal, f"it wins {percent(3)(rule)}; optimal play wins {percent(3)(optimal)}")
+    return claims
+
+
+def headline(counts: Part, strategies: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    by_policy = strategies["strategies"].set_index("policy")["exact_p_win"]
+    return {"winning sequences, full board": integer(counts["counts-by-moves"]["sequences"].sum()),
+            "most-sequences rule": percent(2)(by_policy["sequence-count"]),
+            "optimal play": percent(2)(by_policy["optimal"])}

@@ -124,7 +124,10 @@ NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6
 
 
 def plural(count: int, noun: str, many: str | None = None, *, words: bool = False) -> str:
-    """``1 board``, ``3 boards`` (``many``: an irregular plural); ``words=True`` spells counts up to twelve."""
+    """``1 board``, ``3 boards``, ``no board`` (``many``: an irregular plural); ``words=True`` spells counts up to
+    twelve."""
+    if int(count) == 0:
+        return f"no {noun}"
     shown = NUMBER_WORDS.get(int(count), f"{int(count):,}") if words else f"{int(count):,}"
     return f"{shown} {noun if count == 1 else (many or noun + 's')}"
 
