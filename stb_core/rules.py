@@ -154,6 +154,11 @@ class Rules:
         return self.roll_weights if dice == self.dice else self.one_die_weights
 
     @property
+    def distinct_totals(self) -> int:
+        """How many different totals a roll of all the dice can show."""
+        return len(self.roll_weights)
+
+    @property
     def largest_roll(self) -> int:
         """The largest total a roll can show (all the dice on their top face)."""
         return self.dice * self.sides

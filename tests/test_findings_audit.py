@@ -29,6 +29,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from reference import dice_totals, moves, reference_value, winning_sequences
 
 from stb_core import Rules
 from stb_core.report.catalogue import CHAPTERS
@@ -36,8 +37,6 @@ from stb_core.report.exports import save_table
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError
 from stb_core.sources.findings import merge
-
-from reference import dice_totals, moves, reference_value, winning_sequences
 
 NUMBER_WORDS = {"no": 0, "none": 0, "neither": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -244,6 +243,7 @@ def check_wording(text: str, rules: Rules) -> None:
     assert not re.search(rf"(?<![\d,.])\b1 ({singular})(e?s)\b", text), f"1 with a plural: {text}"
     assert not re.search(rf"(?<![\d,.−-])\b([02-9]|\d{{2,}}) ({singular})\b(?![-\w’'])", text.replace(",", "")), \
         f"a plural count with a singular noun: {text}"
+    assert not re.search(r"\ba (8|11|18|8\d)\b", text), f"'a 8': {text}"
     if re.search(r"\btwo dice\b", text):
         assert rules.dice == 2, f"'two dice' said of {rules.dice} dice: {text}"
     if re.search(r"\bone die\b", text) is None and re.search(r"\bthree dice\b", text):
@@ -278,7 +278,7 @@ def fact(record: dict, name: str):
     return next(f["value"] for f in record["facts"] if f["name"] == name)
 
 
-AUDITED = ("01-sequence-counts", "02-riddler-one-die")
+AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut")
 AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                         HealthCheck.filter_too_much])
@@ -331,6 +331,39 @@ def test_chapter_1(values, tmp_path_factory):
     audit("01-sequence-counts", values, tmp_path_factory,
           {"counts": counts_are_the_reference, "one-move": one_move_sets_by_brute_force,
            "example": example_moves_are_the_reference, "rule-loss": rule_loss_is_the_reference})
+
+
+# -- chapter 3 ---------------------------------------------------------------------------------------------
+def scores_are_the_reference(record, tables, values, rules):
+    """Traditional scores (the tile total minus the sum left) of optimal, worst and highest-tile play."""
+    if rules.tiles <= 6:
+        for column, policy in (("optimal", "optimal"), ("worst", "worst"), ("highest_tile", "highest-tile")):
+            expected = rules.total - reference_value(rules, "remaining-sum", policy)
+            assert same(fact(record, f"traditional_{column}"), float(expected)), column
+
+
+def exceptions_follow_the_tolerance(record, tables, values, rules):
+    """Genuine exceptions are exactly those whose points lost exceed the run's tolerance."""
+    table = tables["exceptions"]
+    genuine = table["Points Lost"] > values["tolerance"]
+    assert ((table["Kind"] == "genuine") == genuine).all()
+    assert ("No genuine exception" in record["text"]) == (not genuine.any())
+
+
+def hypothesis_verdict(record, tables, values, rules):
+    holds = "the hypothesis holds" in record["text"]
+    assert holds == (len(tables["highest-tile-decision-losses"]) == 0)
+    if rules.tiles <= 6:
+        assert holds == (reference_value(rules, "remaining-sum", "highest-tile")
+                         == reference_value(rules, "remaining-sum", "optimal"))
+
+
+@given(values=parameter_sets("03-open-and-shut"))
+@AUDIT
+def test_chapter_3(values, tmp_path_factory):
+    audit("03-open-and-shut", values, tmp_path_factory,
+          {"scores": scores_are_the_reference, "exceptions": exceptions_follow_the_tolerance,
+           "verdict": hypothesis_verdict})
 
 
 # -- chapter 2 ---------------------------------------------------------------------------------------------

@@ -211,6 +211,11 @@ class Page:
             self.table(table[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
                        max_rows=None, columns={**columns, "published": "exact value",
                                                "computed now": "computed now (a simulation: with its 95% interval)"})
+        written = {href.rsplit("/", 1)[-1].removesuffix(".csv") for kind, href in self.written if kind == "table"}
+        unwritten = sorted({f"{fact.table}.csv" for finding in self.findings for fact in finding.facts
+                            if fact.table and fact.table not in written})
+        if unwritten:
+            raise ValueError(f"{self.stem}: findings read tables this page did not export: {', '.join(unwritten)}")
         record = self.checks.record(self.run, self.chapter.title, headline,
                                     [f.text for f in self.findings if f.kind == "finding"])
         record["source"] = self.chapter.source

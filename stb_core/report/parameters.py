@@ -156,9 +156,9 @@ DOMAINS: dict[str, Domain] = {
         games(quick=20_000, audit=3_000),
         SEED,
     ), (_board_fits,), {"tiles": 8, "games": 5_000}),
-    "02-riddler-one-die": Domain((tiles(16, quick=12), DICE, SIDES, ONE_DIE), quick={"tiles": 8}),
+    "02-riddler-one-die": Domain((tiles(16, quick=12, audit=8), DICE, SIDES, ONE_DIE), quick={"tiles": 8}),
     "03-open-and-shut": Domain((
-        tiles(12, quick=10), DICE, SIDES,
+        tiles(12, quick=10, audit=7), DICE, SIDES,
         Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
                   0.0, 1.0),
     ), quick={"tiles": 7}),

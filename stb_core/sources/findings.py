@@ -267,16 +267,15 @@ class Part:
     def add(self, *findings: Finding | None) -> None:
         for finding in findings:
             if finding is not None:
-                if finding.key in self.findings or finding.key in self.tables:
-                    raise ValueError(f"finding {finding.key!r} made twice, or named as a table")
+                if finding.key in self.findings:
+                    raise ValueError(f"finding {finding.key!r} made twice")
                 self.findings[finding.key] = finding
 
-    def __getitem__(self, key: str):
-        if key in self.findings:
-            return self.findings[key]
-        if key in self.tables:
-            return self.tables[key]
-        return self.shown[key]
+    def __getitem__(self, name: str):
+        """A table by its export name (or a value the page shows); findings are ``part.findings[key]``."""
+        if name in self.tables:
+            return self.tables[name]
+        return self.shown[name]
 
 
 def merge(parts: Sequence[Part]) -> Part:

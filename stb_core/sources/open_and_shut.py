@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..boards import board_label, board_mask
 from ..evaluate import evaluate
 from ..rules import Rules
 from ..solve import Solution
 from ..tables import legal_moves_table
+from .findings import Part, Sentence, Table, derived, of_rules
+from .words import a_roll, compact, counted, integer, listing, number, percent, share, tiles_range
 
 TIE_TOLERANCE = 0.0001  # the source's get_optimal_move: moves within this of the chosen one are listed
 SCORINGS = {"traditional": "remaining-sum", "all or nothing": "win", "flipped count": "flipped-count"}
@@ -163,7 +166,19 @@ def exception_losses(table: pd.DataFrame, rules: Rules, solved: dict | None = No
     out = table.merge(picks[["Board Id", "roll", "Highest Tile Pick", "Points Lost"]].rename(columns={"roll": "Roll"}),
                       on=["Board Id", "Roll"], how="left")
     out["Kind"] = out["Points Lost"].gt(tolerance).map({True: "genuine", False: "tie listing"})
+    best = out["Max Move"].map(_first_move)
+    pick = out["Highest Tile Pick"].map(_first_move)
+    sizes = [len(b) - len(p) for b, p in zip(best, pick, strict=True)]
+    out["pick_tiles"] = ["same" if d == 0 else ("fewer than optimal" if d > 0 else "more than optimal") for d in sizes]
+    out["keeps_top_tile"] = [max(p) not in b if p else False for b, p in zip(best, pick, strict=True)]
     return out
+
+
+def _first_move(cell) -> tuple[int, ...]:
+    """The first move of a cell written ``[1, 8], [4, 5]`` (empty for no move)."""
+    if not isinstance(cell, str) or not cell.strip():
+        return ()
+    return tuple(int(t) for t in cell.split("]")[0].strip("[ ").split(",") if t.strip())
 
 
 def expected_score_shares(scores: pd.DataFrame, rules: Rules) -> pd.DataFrame:
@@ -220,3 +235,285 @@ def exception_shapes(genuine: pd.DataFrame) -> dict:
     same = genuine[pick == best]
     return {"same_size": len(same), "more_tiles": int((best > pick).sum()), "fewer_tiles": int((best < pick).sum()),
             "example": (same["Max Move"].iloc[0], same["Highest Tile Pick"].iloc[0]) if len(same) else None}
+
+
+# -- the chapter's parts: tables and findings, in page order -----------------------------------------------------
+def example_board(rules: Rules) -> int:
+    """The source's worked board, {1, 2} (the full board when the game has fewer tiles)."""
+    return board_mask([1, 2]) if rules.tiles >= 2 else rules.full_board
+
+
+def example_part(rules: Rules, solved: dict) -> Part:
+    """The source's worked example: the board with only 1 and 2 open, roll by roll (traditional score after the
+    roll, optimal play afterwards; ``contribution``: chance times score)."""
+    part = Part()
+    by_sum = solved["traditional", "Max"]
+    board = example_board(rules)
+    table = pd.DataFrame([{"roll": r, "probability": float(p),
+                           "score_after": rules.total - float(by_sum.roll_value(board, r))}
+                          for r, p in rules.roll_distribution().items()])
+    table["contribution"] = table["probability"] * table["score_after"]
+    example = part.table("example-board-1-2", table)
+    s = Sentence()
+    score = example.fact("example_score", "contribution", "sum")
+    part.add(s.finding("example", f"The expected traditional score of {board_label(board)} on "
+                                  f"{tiles_range(rules.tiles)} is **{s(score, number(3))}**.", kind="text"))
+    return part
+
+
+def losses_table(rules: Rules, solved: dict) -> pd.DataFrame:
+    """Per scoring: optimal, highest-tile and worst expected scores, and the highest-tile rule's loss."""
+    return highest_tile_losses(expected_score_table(rules, solved))
+
+
+def scores_part(rules: Rules, solved: dict) -> Part:
+    """The 3 x 3 table of expected scores, and what the highest-tile rule loses under each scoring."""
+    part = Part()
+    part.table("expected-scores", expected_score_table(rules, solved).reset_index())
+    losses = part.table("highest-tile-losses", losses_table(rules, solved))
+    s = Sentence()
+    row = {c: losses.cell(f"traditional_{c}", c, scoring="traditional")
+           for c in ("optimal", "worst", "highest_tile", "loss")}
+    spread = derived("spread", "difference", row["optimal"], row["worst"])
+    s.quiet(row["optimal"], row["worst"])
+    compared = s.quiet(derived("rule_against_optimum", "relation", row["highest_tile"], row["optimal"]))
+    rule = (f"{s(row['loss'], number(3))} points below the optimum" if compared.value == "less" else
+            "the same as the optimum")
+    part.add(s.finding("scores", f"Under traditional scoring best play scores {s(row['optimal'], number(3))} of "
+                                 f"{rules.total} and the worst {s(row['worst'], number(3))}: a spread of "
+                                 f"{s(spread, number(3))} points. The highest-tile rule scores "
+                                 f"{s(row['highest_tile'], number(3))}, {rule}.", kind="text"))
+    s = Sentence()
+    shown = []
+    for scoring in SCORINGS:
+        share_lost = losses.cell(f"{_key(scoring)}_loss_percent", "loss_percent", scoring=scoring)
+        if pd.isna(share_lost.value):
+            optimum = losses.cell(_key(scoring) + "_optimal", "optimal", scoring=scoring)
+            shown.append(f"{scoring} nothing (the optimum is {s(optimum, compact(3))})")
+        else:
+            shown.append(f"{scoring} {s(share_lost, share(2))}")
+    part.add(s.finding("loss-alt", "Horizontal bars, one per scoring: the highest-tile rule's loss in per cent of the "
+                                   "optimum — " + listing(shown, most=3) + ".", kind="alt"))
+    s = Sentence()
+    traditional = losses.cell("traditional_loss_percent", "loss_percent", scoring="traditional")
+    others = []
+    for scoring in ("all or nothing", "flipped count"):
+        other = losses.cell(f"{_key(scoring)}_loss_percent", "loss_percent", scoring=scoring)
+        if pd.isna(other.value) or pd.isna(traditional.value):
+            continue
+        compared = s.quiet(traditional, other, derived(f"{_key(scoring)}_against_traditional", "relation", other,
+                                                       traditional))
+        word = {"more": "more", "less": "less", "the same": "as much"}[compared.value]
+        others.append(f"{word} under {scoring} scoring ({s(other, share(2))})")
+    if others:
+        part.add(s.finding("scorings-compared", f"In per cent of the optimum, the highest-tile rule loses "
+                                                f"{s(traditional, share(2))} under traditional scoring, and "
+                                                + listing(others, most=2) + ".", kind="text"))
+    return part
+
+
+def _key(scoring: str) -> str:
+    return scoring.replace(" ", "_")
+
+
+def exhibits_part(rules: Rules, solved: dict, tolerance: float) -> Part:
+    """Exhibits A-G in the source's conventions, and how many move cells list tied moves."""
+    part = Part()
+    for letter, scoring in zip("ABC", SCORINGS, strict=True):
+        part.table(f"exhibit-{letter}", board_exhibit(rules, scoring, solved))
+    move_tables = {scoring: move_exhibit(rules, scoring, solved, tolerance) for scoring in SCORINGS}
+    part.shown["move_tables"] = move_tables
+    for letter, scoring in zip("DEF", SCORINGS, strict=True):
+        part.table(f"exhibit-{letter}", optimal_moves_exhibit(move_tables[scoring]))
+    part.table("exhibit-G", comparison_exhibit(move_tables["traditional"]))
+    ties = part.table("tied-cells", tied_cells(move_tables))
+    s = Sentence()
+    counts = [f"{s(ties.cell(_key(scoring) + '_tied', 'Max', scoring=scoring), integer)} under {scoring}"
+              for scoring in SCORINGS]
+    part.add(s.finding("tied-cells", f"With moves within {tolerance:g} of each other counted as tied, the cells of the "
+                                     f"max column that list more than one move number {listing(counts, most=3)}.",
+                       kind="text"))
+    return part
+
+
+def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part, scores: Part) -> Part:
+    """The source's table of exceptions (traditional scoring), what each costs, and the same under each scoring."""
+    part = Part()
+    move_tables = exhibits.shown["move_tables"]
+    found = exception_losses(exceptions(move_tables["traditional"]), rules, solved, tolerance)
+    table = part.table("exceptions", found.drop(columns="board_mask", errors="ignore"))
+    part.table("exceptions-by-scoring",
+               exceptions_by_scoring(move_tables, scores["expected-scores"].set_index("scoring")))
+    pairs = Table("exhibit-G", exhibits["exhibit-G"])
+    s = Sentence()
+    everything, genuine = table.count("exceptions"), table.count("genuine", [("Kind", "==", "genuine")])
+    if genuine.value:
+        kind = ("all of them genuine" if genuine.value == everything.value else f"{s(genuine)} of them genuine")
+        s.quiet(genuine)
+        over = table.count("over_a_point", [("Kind", "==", "genuine"), ("Points Lost", ">", 1)])
+        text = (f"{s(everything, integer)} of the {s(pairs.count('pairs'), integer)} (board, roll) pairs are "
+                f"exceptions, {kind} "
+                f"(the highest-tile move loses more than {tolerance:g} points). When one happens it costs "
+                f"{s(table.fact('median_loss', 'Points Lost', 'median', [('Kind', '==', 'genuine')]), number(3))} "
+                f"points at the median and "
+                f"{s(table.fact('largest_loss', 'Points Lost', 'max', [('Kind', '==', 'genuine')]), number(3))} "
+                f"at most; "
+                f"{s(over, counted('exception'))} cost{'s' if over.value <= 1 else ''} more than a whole point.")
+    else:
+        s.quiet(everything)
+        s.quiet(genuine)
+        listings = ("there is no exception at all" if everything.value == 0 else
+                    f"{s(everything, counted('exception'))}, "
+                    f"{'a cell listing tied moves' if everything.value == 1 else 'all cells listing tied moves'}")
+        text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always optimal (within "
+                f"{tolerance:g}) under traditional scoring ({listings}).")
+    part.add(s.finding("exceptions", text))
+    if genuine.value > 1:
+        s = Sentence()
+        largest = table.fact("largest_loss", "Points Lost", "max", [("Kind", "==", "genuine")])
+        smallest = table.fact("smallest_loss", "Points Lost", "min", [("Kind", "==", "genuine")])
+        part.add(s.finding("exceptions-alt", f"Dot plot of {s(genuine, counted('exception'))} ranked by points lost, "
+                                             f"from {s(largest, number(3))} down to {s(smallest, number(4))}.",
+                           kind="alt"))
+    return part
+
+
+def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Part) -> Part:
+    """The hypothesis judged: the highest-tile rule's whole loss split over the decisions it meets."""
+    from ..analysis import decision_losses
+
+    part = Part()
+    losses = decision_losses(rules, "remaining-sum", "highest-tile", optimal=solved["traditional", "Max"],
+                             heuristic=solved["traditional", "Highest Tile"])
+    costly = losses[losses["loss"] > 1e-12].sort_values("weighted_loss", ascending=False, kind="stable")
+    table = part.table("highest-tile-decision-losses", costly.reset_index(drop=True))
+    totals = Table("highest-tile-losses", scores["highest-tile-losses"])
+    s = Sentence()
+    row = {c: totals.cell(f"traditional_{c}", c, scoring="traditional")
+           for c in ("optimal", "worst", "highest_tile", "loss", "loss_percent")}
+    if len(costly) == 0:
+        s.quiet(table.count("costly_decisions"))
+        part.add(s.finding("verdict", f"On {tiles_range(rules.tiles)} with these dice the highest-tile rule loses "
+                                      f"nothing: it scores {s(row['highest_tile'], number(3))}, as optimal play does, "
+                                      f"so the hypothesis holds."))
+        return part
+    spread = derived("spread", "difference", row["optimal"], row["worst"])
+    worst = {c: table.fact(f"worst_{c}", c, "first", order=[("loss", "desc")])
+             for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
+    most = {c: table.fact(f"most_{c}", c, "first", order=[("weighted_loss", "desc")])
+            for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
+    whole = table.fact("whole_loss", "weighted_loss", "sum")
+    part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
+    s.quiet(row["worst"], most["weighted_loss"], whole)
+    part.add(s.finding("verdict", (
+        f"The hypothesis is wrong, by {s(row['loss_percent'], share(2))} of the optimum. Over a whole game the "
+        f"highest-tile rule scores {s(row['highest_tile'], number(3))} against the optimum's "
+        f"{s(row['optimal'], number(3))}: **{s(row['loss'], number(3))} points less**, against a spread of "
+        f"{s(spread, number(3))} points between best and worst play. Its worst single decision is "
+        f"{s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts {s(worst['policy_move'])} where "
+        f"{s(worst['optimal_move'])} is optimal, {s(worst['loss'], number(3))} points when it happens. The decision "
+        f"that costs it most per game is {s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} "
+        f"instead "
+        f"of {s(most['optimal_move'])}): {s(part_of, percent(1))} of the whole loss.")))
+    genuine = exceptions_found["exceptions"]
+    genuine = genuine[genuine["Kind"] == "genuine"]
+    if len(genuine):
+        shapes = Table("exceptions", exceptions_found["exceptions"])
+        s = Sentence()
+        g = [("Kind", "==", "genuine")]
+        count = shapes.count("genuine", g)
+        same = shapes.count("same_size", [*g, ("pick_tiles", "==", "same")])
+        more = shapes.count("more_tiles", [*g, ("pick_tiles", "==", "fewer than optimal")])
+        fewer = shapes.count("fewer_tiles", [*g, ("pick_tiles", "==", "more than optimal")])
+        s.quiet(count, same, more, fewer)
+        if same.value:
+            lead = "In all" if same.value == count.value else f"In {s(same, integer)} of the"
+            example = shapes.fact("example_optimal", "Max Move", "first", [*g, ("pick_tiles", "==", "same")])
+            pick = shapes.fact("example_pick", "Highest Tile Pick", "first", [*g, ("pick_tiles", "==", "same")])
+            text = (f"{lead} {s(count, integer)} genuine exceptions the optimal move flips as many tiles as the "
+                    f"highest-tile pick, but not the highest ones — for example {s(example)} instead of {s(pick)}")
+        else:
+            text = f"In none of the {s(count)} genuine exceptions does the optimal move flip as many tiles as the pick"
+        if more.value == fewer.value == 0:
+            keeps = shapes.fact("keeps_top_tile", "keeps_top_tile", "all", g)
+            text += ". So the *fewest tiles* half of the hypothesis is never wrong: every error is in its *highest " \
+                    "tiles* half"
+            if s.quiet(keeps).value:
+                text += ", and in each the optimal move leaves the pick's highest tile open"
+            text += "."
+        else:
+            text += f"; in {s(more)} it flips more tiles and in {s(fewer)} fewer."
+        part.add(s.finding("shapes", text, kind="text"))
+    if len(costly) > 1:
+        s = Sentence()
+        count = s(table.count("costly_decisions"), counted("decision"))
+        part.add(s.finding("costly-alt", f"Log-log scatter of {count}: points lost when the decision happens against "
+                                         f"points lost per game.", kind="alt"))
+    return part
+
+
+def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
+    """The source's count of cases, and its example of a roll of 9 from the full board."""
+    part = Part()
+    pairs = Table("exhibit-G", exhibits["exhibit-G"])
+    s = Sentence()
+    boards, outcomes = of_rules("boards", "states", rules), of_rules("outcomes", "outcomes", rules)
+    totals = of_rules("totals", "distinct_totals", rules)
+    s.quiet(boards, outcomes, totals)
+    part.add(s.finding("cases", f"(board, ordered dice outcome) pairs: {s(boards, integer)} × "
+                                f"{s(outcomes, integer)}; (board, total) pairs: {rules.states:,} × "
+                                f"{s(totals, integer)}; with at least one legal move: "
+                                f"{s(pairs.count('pairs'), integer)}.", kind="text"))
+    if rules.tiles >= 9 and 9 in rules.roll_weights:
+        by_sum = solved["traditional", "Max"]
+        nines = part.table("roll-9-moves", pd.DataFrame(
+            [{"move": board_label(board_mask(m)), "expected_sum_after": float(v)}
+             for m, v in by_sum.move_values(rules.full_board, 9)]))
+        s = Sentence()
+        listed = nines.fact("moves", "move", "list")
+        part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three moves; on "
+                                     f"{tiles_range(rules.tiles)} there are {s(nines.count('count'))}: "
+                                     f"{s(listed, lambda v: '; '.join(v))} (best first for the traditional score).",
+                           kind="text"))
+    return part
+
+
+def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found: Part, verdict: Part) -> dict:
+    """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
+    by_sum = solved["traditional", "Max"]
+    rows = example["example-board-1-2"].set_index("roll")
+    genuine = int((exceptions_found["exceptions"]["Kind"] == "genuine").sum())
+    losses = highest_tile_losses(expected_score_table(rules, solved)).set_index("scoring")
+    overall, percent_lost = losses.loc["traditional", "loss"], losses.loc["traditional", "loss_percent"]
+    after_first = rules.full_board & ~board_mask([9])
+    return {
+        "example_score": float(example["example-board-1-2"]["contribution"].sum()),
+        "example_roll2": rows.loc[2, "score_after"], "example_roll3": rows.loc[3, "score_after"],
+        "example_other": rows.loc[7, "score_after"],
+        "example_p_other": float(rows.loc[~rows.index.isin([2, 3]), "probability"].sum()),
+        "pairs": rules.states * rules.outcomes,
+        "hypothesis_first": board_label(board_mask(by_sum.move_values(rules.full_board, 9)[0][0])),
+        "hypothesis_second": board_label(board_mask(by_sum.move_values(after_first, 9)[0][0])),
+        "hypothesis": (genuine == 0, f"{genuine} genuine exceptions; it loses {number(3)(overall)} points per game "
+                                     f"({percent_lost:.2f}%)"),
+        "not_always": (genuine > 0, f"{genuine} (board, roll) pairs where it is not the best move"),
+    }
+
+
+def headline(scores: Part, exceptions_found: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    row = scores["highest-tile-losses"].set_index("scoring").loc["traditional"]
+    genuine = int((exceptions_found["exceptions"]["Kind"] == "genuine").sum())
+    return {"traditional, optimal": number(3)(row["optimal"]),
+            "traditional, highest tile": number(3)(row["highest_tile"]),
+            "highest-tile loss": share(2)(row["loss_percent"]), "genuine exceptions": str(genuine)}
+
+
+def pipeline(rules: Rules, tolerance: float = TIE_TOLERANCE) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    solved = solutions(rules)
+    scores = scores_part(rules, solved)
+    exhibits = exhibits_part(rules, solved, tolerance)
+    found = exceptions_part(rules, solved, tolerance, exhibits, scores)
+    return [example_part(rules, solved), scores, exhibits, found, verdict_part(rules, solved, scores, found),
+            missed_part(rules, solved, exhibits)]

@@ -27,7 +27,7 @@ from ..rules import Rules
 from ..simulate import simulate
 from ..solve import solve
 from .findings import Part, Sentence, Table, derived, of_rules
-from .words import counted, dice_words, integer, listing, percent, points, tiles_range
+from .words import a_roll, counted, dice_words, integer, listing, percent, points, tiles_range
 
 LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
 EXAMPLE_BOARD, EXAMPLE_ROLL = (1, 3, 4, 6, 7), 7  # the source's worked example
@@ -340,7 +340,7 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         share = losses.fact("top_share", "share_of_loss", "sum", [("rank", "<=", top)])
         first = {c: losses.fact(f"first_{c}", c, "value", [("rank", "==", 1)])
                  for c in ("board", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
-        decision = (f"{s(first['board'])} with a {s(first['roll'])}, where the rule shuts "
+        decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
                     f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
         text = (f"{s(costly, counted('decision'))} the rule actually faces cost{'s' if costly.value == 1 else ''} "
                 f"winning chance; together they cost "

@@ -183,6 +183,15 @@ def dice_words(dice: int, sides: int = 6) -> str:
     return f"{count} {size}{'die' if dice == 1 else 'dice'}"
 
 
+def a_roll(roll) -> str:
+    """The roll with its article: ``a 7``, ``an 8``, ``an 11``, ``an 18``."""
+    spoken = str(int(roll))
+    return f"an {spoken}" if spoken.startswith("8") or spoken in ("11", "18") else f"a {spoken}"
+
+
+a_roll.unit = "integer"
+
+
 def tiles_range(tiles: int) -> str:
     """``tiles 1–9`` (``tile 1`` for a one-tile board)."""
     return "tile 1" if tiles == 1 else f"tiles 1–{tiles}"
