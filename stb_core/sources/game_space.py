@@ -6,17 +6,19 @@ roll can produce), then one row per (state, roll total, legal move) — or one r
 loses — and calls each row a *strategy*. Its conventions, reproduced here:
 
 * ``X1..Xn``: the open tiles in increasing order, ``999`` filling the unused columns; ``Open``: them
-  written together (``"12478"``); ``StateNum``: ``S1, S2, ...`` in the order of its enumeration (by
-  number of open tiles, then lexicographically, as R's ``combn``).
-* ``P1..P4``: the tiles shut, lowest first (empty when no move is legal); moves of one (state, roll) are
-  listed by number of tiles, then lexicographically (its ``for (num_picked in 1:4)`` loop).
+  written together (``"12478"``) -- the source's code, unambiguous up to 9 tiles; with 10 or more tiles ("12"
+  would be both {12} and {1, 2}) the set is written out (``{1, 2, 4, 7, 8}``); ``StateNum``: ``S1, S2, ...`` in
+  the order of its enumeration (by number of open tiles, then lexicographically, as R's ``combn``).
+* ``P1..Pk``: the tiles shut, lowest first (empty when no move is legal), ``k`` the most tiles one move of this
+  game can shut (4 in the source's); moves of one (state, roll) are listed by number of tiles, then
+  lexicographically (its ``for (num_picked in 1:4)`` loop).
 * ``F1..Fn``: the open tiles after the move (``999`` filled); ``Outcome``: ``Win`` (what is left totals
-  3 or less), ``Loss`` (no legal move) or ``Undetermined``.
+  the win threshold or less: 3 in the source), ``Loss`` (no legal move) or ``Undetermined``.
 * ``RivalGroup``: the number of the (``Open``, ``TotalRolled``) group, groups numbered in sorted order with
   ``Open`` compared **as text** (dplyr's ``cur_group_id``); ``StrategyCount``: rows in the group;
   ``StrategyNum``: the row number before redundant rows are removed.
 * **Redundant** rows: in a group with several winning moves, every winning move after the first.
-  ``Removed``: the shut tiles written together.
+  ``Removed``: the shut tiles written together (as a set from 10 tiles on).
 
 The state list is computed here from the engine's reachability (boards some sequence of rolls and moves
 reaches without having won), not from the source's hand-written list of exclusions; the two agree.
@@ -24,15 +26,29 @@ reaches without having won), not from the source's hand-written list of exclusio
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
-from ..boards import board_mask, board_tiles, legal_moves
+from ..boards import board_label, board_mask, board_tiles, legal_moves, move_catalogue
 from ..evaluate import reachable_boards
 from ..rules import Rules
 from ..solve import solve
+from .findings import Part, Sentence, Table, derived, parameter
+from .words import a_roll, counted, fraction, integer, listing, number, percent
 
 FILL = 999  # the source's filler for unused tile columns
+CODES_UP_TO = 9  # tiles up to which a set is written as its digits together, as the source writes it
+EXACT_UP_TO = 12
+
+
+def open_code(tiles: tuple[int, ...], rules: Rules) -> str:
+    """How a set of boxes is written in the game space: the source's digits together (``"12478"``) up to 9
+    tiles, the set itself from 10 tiles on, where digits together would be ambiguous."""
+    if rules.tiles <= CODES_UP_TO:
+        return "".join(str(t) for t in tiles)
+    return board_label(board_mask(tiles))
 
 
 def _tile_columns(tiles: tuple[int, ...], prefix: str, width: int) -> dict:
@@ -40,56 +56,68 @@ def _tile_columns(tiles: tuple[int, ...], prefix: str, width: int) -> dict:
     return {f"{prefix}{i + 1}": padded[i] for i in range(width)}
 
 
-def _open_text(tiles: tuple[int, ...]) -> str:
-    return "".join(str(t) for t in tiles)
+def move_width(rules: Rules) -> int:
+    """How many P columns the game space needs: the most tiles one move can shut (at least the source's 4)."""
+    catalogue = move_catalogue(rules)
+    sizes = [int(catalogue.sizes[r].max()) for r in rules.roll_totals if catalogue.sizes.get(r, np.zeros(0)).size]
+    return max([4, *sizes])
 
 
 def valid_states(rules: Rules) -> pd.DataFrame:
     """The states the player can face, in the source's order, with its columns."""
     boards = reachable_boards(rules, include_won=False)
     ordered = sorted((board_tiles(int(b)) for b in boards if b), key=lambda t: (len(t), t))
-    rows = [{**_tile_columns(t, "X", rules.tiles), "Open": _open_text(t), "StateNum": f"S{i}",
+    rows = [{**_tile_columns(t, "X", rules.tiles), "Open": open_code(t, rules), "StateNum": f"S{i}",
              "board_mask": board_mask(t)} for i, t in enumerate(ordered, 1)]
     columns = [*_tile_columns((), "X", rules.tiles), "Open", "StateNum", "board_mask"]
     return pd.DataFrame(rows, columns=columns)
 
 
+def exclusions_table(rules: Rules, states: pd.DataFrame) -> pd.DataFrame:
+    """Every non-empty set of open boxes that is *not* a valid state, in the source's order, with why: ``won``
+    (it totals the win threshold or less) or ``unreachable`` (no roll and move ever leaves it)."""
+    valid = set(states["board_mask"])
+    rows = [{"Open": open_code(board_tiles(m), rules), "board_mask": m,
+             "reason": "won" if sum(board_tiles(m)) <= rules.win_at_most else "unreachable"}
+            for m in sorted(range(1, rules.states), key=lambda b: (len(board_tiles(b)), board_tiles(b)))
+            if m not in valid]
+    return pd.DataFrame(rows, columns=["Open", "board_mask", "reason"])
+
+
 def source_exclusions(rules: Rules) -> list[str]:
     """Which non-empty sets of open tiles are *not* valid states (the source removes "1", "2", "3",
-    "12" and "23456789" by hand), as ``Open`` strings."""
-    valid = set(valid_states(rules)["Open"])
-    everything = (board_tiles(m) for m in range(1, rules.states))
-    return sorted((_open_text(t) for t in everything if _open_text(t) not in valid), key=lambda s: (len(s), s))
-
-
-def exclusion_reasons(rules: Rules, excluded: list[str]) -> str:
-    """Why each excluded set is not a state, in words: won already, or never left by any roll and move."""
-    won = [e for e in excluded if sum(int(c) for c in e) <= rules.win_at_most] if rules.tiles <= 9 else []
-    other = [e for e in excluded if e not in won]
-    parts = []
-    if won:
-        parts.append(f"{', '.join(won)} total {rules.win_at_most} or less (already won)")
-    if other:
-        them = "them" if len(other) > 1 else "it"
-        parts.append(f"{', '.join(other)} cannot be reached: no roll and move leaves {them}")
-    return "; ".join(parts)
+    "12" and "23456789" by hand), as ``Open`` codes."""
+    return list(exclusions_table(rules, valid_states(rules))["Open"])
 
 
 def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
-    """The chance of winning with optimal play for each win threshold (the rest of ``rules`` kept)."""
-    from dataclasses import replace
+    """The chance of winning with optimal play for each win threshold (the rest of ``rules`` kept), with the
+    change from the threshold before; this run's own threshold also as an exact fraction (up to 12 tiles)."""
+    rows = []
+    for w in thresholds:
+        exact = rules.tiles <= EXACT_UP_TO and w == rules.win_at_most
+        value = solve(replace(rules, win_at_most=w), "win", exact=exact).value()
+        rows.append({"win_at_most": w, "p_win": float(value), "p_win_exact": fraction(value) if exact else "",
+                     "this_run": w == rules.win_at_most})
+    table = pd.DataFrame(rows)
+    table["change"] = table["p_win"].diff().fillna(0.0)
+    return table
 
-    return pd.DataFrame([{"win_at_most": w, "p_win": float(solve(replace(rules, win_at_most=w), "win").value())}
-                         for w in thresholds])
+
+def thresholds_of(rules: Rules) -> list[int]:
+    """The thresholds the page compares: 0 to 6, and on to just past this run's threshold (at most the tile
+    total, from which on the game is won before the first roll), and this run's own."""
+    return sorted({*range(0, min(rules.total, max(6, rules.win_at_most + 2)) + 1), rules.win_at_most})
 
 
 def game_space(rules: Rules) -> pd.DataFrame:
     """One row per (state, roll total, legal move) — or per losing (state, roll) — with the source's
     columns, plus ``Redundant`` (the rows its ``remove_redundancy`` drops) and the engine's Part 2 columns:
-    ``PWinAfter`` (the chance of winning after the move, optimal play afterwards) and ``Optimal``."""
+    ``PWinAfter`` (the chance of winning after the move, optimal play afterwards), ``Optimal`` and
+    ``Decisive`` (whether the choice in the row's rival group changes the chance of winning)."""
     states = valid_states(rules)
     values = solve(rules, "win").values
-    width = max(4, rules.max_per_move or 4)
+    width = move_width(rules)
     rows = []
     for state in states.itertuples(index=False):
         board = state.board_mask
@@ -105,10 +133,10 @@ def game_space(rules: Rules) -> pd.DataFrame:
                     **{f"P{i + 1}": (move[i] if move and i < len(move) else None) for i in range(width)},
                     **_tile_columns(left, "F", rules.tiles), "Outcome": outcome,
                     "PWinAfter": float(values[after]) if move else 0.0,
-                    "Removed": _open_text(move) if move else "",
+                    "Removed": open_code(move, rules) if move else "",
                 })
     if not rows:
-        return pd.DataFrame(columns=[*source_columns(rules), "Redundant", "PWinAfter", "Optimal"])
+        return pd.DataFrame(columns=[*source_columns(rules), "Redundant", "PWinAfter", "Optimal", "Decisive"])
     table = pd.DataFrame(rows)
     for i in range(width):
         table[f"P{i + 1}"] = table[f"P{i + 1}"].astype("Int64")
@@ -121,38 +149,187 @@ def game_space(rules: Rules) -> pd.DataFrame:
     table["Redundant"] = wins & (wins.groupby(table["RivalGroup"]).cumsum() > 1)
     best = table.groupby("RivalGroup")["PWinAfter"].transform("max")
     table["Optimal"] = (table["PWinAfter"] >= best - 1e-12) & table["Outcome"].ne("Loss")
+    table["Decisive"] = table.groupby("RivalGroup")["PWinAfter"].transform("nunique") > 1
     return table
 
 
 def source_columns(rules: Rules) -> list[str]:
-    """The columns of the source's GameSpace.csv, in its order."""
+    """The columns of the source's GameSpace.csv, in its order (as many P columns as this game's moves need)."""
     x = [f"X{i + 1}" for i in range(rules.tiles)]
     f = [f"F{i + 1}" for i in range(rules.tiles)]
-    return [*x, "Open", "StateNum", "TotalRolled", "P1", "P2", "P3", "P4", *f, "Outcome", "RivalGroup",
-            "StrategyCount", "StrategyNum", "Removed"]
+    p = [f"P{i + 1}" for i in range(move_width(rules))]
+    return [*x, "Open", "StateNum", "TotalRolled", *p, *f, "Outcome", "RivalGroup", "StrategyCount", "StrategyNum",
+            "Removed"]
 
 
-COLUMN_MEANINGS = {
-    "X1..Xn": "open tiles before the roll, increasing; 999 fills the unused columns",
-    "Open": "the open tiles written together, e.g. 12478",
-    "StateNum": "state number S1.. in the source's enumeration order (by number of open tiles, then lexicographic)",
-    "TotalRolled": "the dice total",
-    "P1..P4": "tiles shut by this strategy, lowest first; empty when no move is legal",
-    "F1..Fn": "open tiles after the move, increasing; 999 fills the unused columns",
-    "Outcome": "Win (what is left totals 3 or less), Loss (no legal move) or Undetermined",
-    "RivalGroup": "number of the (Open, TotalRolled) group, groups sorted with Open compared as text",
-    "StrategyCount": "number of strategies in the group (before redundant ones are removed)",
-    "StrategyNum": "row number before redundant rows are removed",
-    "Removed": "the shut tiles written together",
-    "PWinAfter": "(Part 2, added here) chance of winning after this move with optimal play afterwards",
-    "Optimal": "(Part 2, added here) whether this move maximises PWinAfter within its rival group",
-}
+def column_meanings(rules: Rules) -> pd.DataFrame:
+    """What each column of GameSpace.csv means, for this run's game."""
+    code = ("the open tiles written together, e.g. 12478" if rules.tiles <= CODES_UP_TO else
+            "the open tiles as a set, e.g. {1, 2, 4, 7, 8} (with 10 or more tiles, digits together would be "
+            "ambiguous)")
+    width = move_width(rules)
+    meanings = {
+        "X1..Xn": f"open tiles before the roll, increasing; {FILL} fills the unused columns",
+        "Open": code,
+        "StateNum": "state number S1.. in the source's enumeration order (by number of open tiles, then "
+                    "lexicographic)",
+        "TotalRolled": "the dice total",
+        f"P1..P{width}": "tiles shut by this strategy, lowest first; empty when no move is legal",
+        "F1..Fn": f"open tiles after the move, increasing; {FILL} fills the unused columns",
+        "Outcome": f"Win (what is left totals {rules.win_at_most} or less), Loss (no legal move) or Undetermined",
+        "RivalGroup": "number of the (Open, TotalRolled) group, groups sorted with Open compared as text",
+        "StrategyCount": "number of strategies in the group (before redundant ones are removed)",
+        "StrategyNum": "row number before redundant rows are removed",
+        "Removed": "the shut tiles, written as Open is",
+        "PWinAfter": "(Part 2, added here) chance of winning after this move with optimal play afterwards",
+        "Optimal": "(Part 2, added here) whether this move maximises PWinAfter within its rival group",
+        "Decisive": "(Part 2, added here) whether the choice in this rival group changes the chance of winning",
+    }
+    return pd.DataFrame(list(meanings.items()), columns=["column", "meaning"])
 
 
-def optimal_strategy(space: pd.DataFrame) -> tuple[pd.DataFrame, int, int]:
+def optimal_strategy(space: pd.DataFrame) -> pd.DataFrame:
     """Part 2 from :func:`game_space`: the optimal rows of every rival group where the choice changes the
-    chance of winning (two rows where two moves are equally good), with the number of groups that offer a
-    choice and of those where it matters."""
-    choices = space[space["StrategyCount"] > 1]
-    decisive = choices.groupby("RivalGroup").filter(lambda g: g["PWinAfter"].nunique() > 1)
-    return decisive[decisive["Optimal"]], int(choices["RivalGroup"].nunique()), int(decisive["RivalGroup"].nunique())
+    chance of winning (two or more rows where moves are equally good)."""
+    return space[space["Decisive"] & space["Optimal"]].reset_index(drop=True)
+
+
+# -- the chapter's parts --------------------------------------------------------------------------------------
+def won_at_start(rules: Rules) -> bool:
+    return rules.win_at_most >= rules.total
+
+
+def states_part(rules: Rules) -> Part:
+    """The valid states, and the sets of open boxes that are not states, with why."""
+    part = Part()
+    if won_at_start(rules):
+        return part
+    states = part.table("valid-states", valid_states(rules))
+    excluded = part.table("exclusions", exclusions_table(rules, states.frame))
+    s = Sentence()
+    parts = []
+    for reason, words in (("won", f"total {rules.win_at_most} or less (already won)"),
+                          ("unreachable", "cannot be reached: no roll and move leaves {them}")):
+        where = [("reason", "==", reason)]
+        count = excluded.count(f"{reason}_count", where)
+        words = words.format(them="it" if count.value == 1 else "them")
+        if count.value:
+            listed = excluded.fact(f"{reason}_sets", "Open", "list", where)
+            parts.append(f"{s(count, integer)} {words}" + (f" — {s(listed, lambda v: listing(v, most=8))}"))
+    reasons = "; ".join(parts) if parts else "none"
+    code = "written as the source writes them (12 is the set {1, 2})" if rules.tiles <= CODES_UP_TO else "as sets"
+    part.add(s.finding("states", f"**{s(states.count('states'), counted('valid state'))}**. The non-empty sets of "
+                                 f"open boxes that are not states, {code}: {reasons}.", kind="text"))
+    return part
+
+
+def space_part(rules: Rules) -> Part:
+    """The game space: one row per (state, roll, legal move), the redundant rows, and what each column means."""
+    part = Part()
+    if won_at_start(rules):
+        return part
+    space = game_space(rules)
+    part.shown["space"] = space
+    everything = part.table("GameSpace-part2", space.drop(columns=[c for c in space.columns if c.startswith("X")]))
+    part.table("GameSpace", space.loc[~space["Redundant"], source_columns(rules)].reset_index(drop=True))
+    part.table("GameSpace-columns", column_meanings(rules))
+    s = Sentence()
+    rows, redundant = everything.count("rows"), everything.count("redundant", [("Redundant", "==", True)])
+    distinct = derived("distinct", "difference", rows, redundant)
+    part.add(s.finding("space", f"**{s(rows, integer)}** rows; **{s(redundant, integer)}** redundant; "
+                                f"**{s(distinct, integer)}** distinct strategies, in "
+                                f"{s(everything.fact('groups', 'RivalGroup', 'nunique'), counted('rival group'))}.",
+                       kind="text"))
+    if redundant.value:
+        s = Sentence()
+        first = {c: everything.fact(f"first_{c}", c, "first", [("Redundant", "==", True)])
+                 for c in ("Open", "TotalRolled")}
+        rolled = s(first["TotalRolled"], a_roll)
+        part.add(s.finding("redundant", f"Each redundant row is a second way to win at once from the same (state, "
+                                        f"roll) — e.g. with {s(first['Open'])} open and {rolled} rolled. The source "
+                                        f"keeps the first and drops the others.", kind="text"))
+    return part
+
+
+def part2(rules: Rules, space: Part) -> Part:
+    """Part 2: optimal play's chance of winning for this threshold and its neighbours, and the optimal moves."""
+    part = Part()
+    thresholds = part.table("win-probability-by-threshold", threshold_values(rules, thresholds_of(rules)))
+    s = Sentence()
+    value = thresholds.cell("p_win", "p_win", this_run=True)
+    exact = thresholds.cell("p_win_exact", "p_win_exact", this_run=True)
+    detail = f" = {s(exact)}" if exact.value else ""
+    if rules.win_at_most:
+        all_shut = thresholds.cell("p_win_all_shut", "p_win", win_at_most=0)
+        rule = (f" when {s(parameter('win_at_most', rules.win_at_most))} or less left counts as a win; played to shut "
+                f"every box, the same board is won {s(all_shut, percent(2))} of the time")
+    else:
+        rule = " (every box must be shut)"
+    won = " (the game is won before the first roll)" if won_at_start(rules) else ""
+    part.add(s.finding("part2", f"Optimal play wins with probability **{s(value, number(6))}** "
+                                f"({s(_again(value), percent(2))}){detail}{rule}{won}."))
+    s = Sentence()
+    first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")
+    low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)
+    high = thresholds.cell("p_win_highest", "p_win", win_at_most=last.value)
+    never_falls = s.quiet(thresholds.fact("never_falls", "change", "min"))
+    trend = "rises with the threshold (it never falls)" if never_falls.value >= 0 else "changes with the threshold"
+    part.add(s.finding("threshold-alt", f"Line chart: the chance of winning {trend}, from {s(low, percent(2))} at "
+                                        f"{s(first)} to {s(high, percent(2))} at {s(last)}.", kind="alt"))
+    s = Sentence()
+    marked = thresholds.count("marked", [("this_run", "==", True)])
+    line = "; the dashed line marks this run's threshold" if s.quiet(marked).value else ""
+    part.add(s.finding("threshold-caption", "The chance of winning with optimal play against the total at or below "
+                                            f"which the game is won (0: every box shut){line}.", kind="caption"))
+    if "GameSpace-part2" in space.tables:
+        table = space.shown["space"]
+        strategy = part.table("optimal-strategy", optimal_strategy(table))
+        everything = Table("GameSpace-part2", space["GameSpace-part2"])
+        s = Sentence()
+        choice = everything.fact("with_choice", "RivalGroup", "nunique", [("StrategyCount", ">", 1)])
+        decisive = everything.fact("decisive", "RivalGroup", "nunique", [("Decisive", "==", True)])
+        rows = strategy.count("optimal_rows")
+        tied = s.quiet(rows, decisive, derived("tied_groups", "difference", rows, decisive))
+        offer = "offers" if choice.value == 1 else "offer"
+        if decisive.value == 0:
+            s.quiet(choice)
+            text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
+                    f"the chance of winning ({s(decisive, integer)} decisive groups): no move matters.")
+        else:
+            text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
+                    f"choice changes the chance of winning. The optimal move in each")
+            text += (f" ({s(rows, counted('row'))}: in {s(tied, counted('group'))} two or more moves are equally "
+                     f"good):" if tied.value else ":")
+        part.add(s.finding("optimal-strategy", text, kind="text"))
+    return part
+
+
+def _again(fact):
+    return replace(fact, name=fact.name + "_percent")
+
+
+def published_claims(rules: Rules, states: Part, space: Part) -> dict:
+    """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
+    table = space.shown["space"]
+    redundant = int(table["Redundant"].sum())
+    return {"states": len(states["valid-states"]), "exclusions": ", ".join(states["exclusions"]["Open"]),
+            "rows": len(table), "redundant": redundant, "distinct": len(table) - redundant,
+            "example_moves": "; ".join(board_label(board_mask(m)) for m in sorted(
+                legal_moves(rules, rules.full_board, 7), key=lambda m: (len(m), m)))}
+
+
+def headline(states: Part, space: Part, part_two: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    p_win = part_two["win-probability-by-threshold"].set_index("this_run").loc[True, "p_win"]
+    if not space.tables:
+        return {"valid states": "0", "distinct strategies": "0", "P(win), optimal (Part 2)": percent(2)(p_win)}
+    table = space.shown["space"]
+    return {"valid states": str(len(states["valid-states"])),
+            "distinct strategies": f"{len(table) - int(table['Redundant'].sum()):,}",
+            "P(win), optimal (Part 2)": percent(2)(p_win)}
+
+
+def pipeline(rules: Rules) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    space = space_part(rules)
+    return [states_part(rules), space, part2(rules, space)]
