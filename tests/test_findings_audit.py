@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from reference import dice_totals, moves, reference_value, winning_sequences
+from reference import dice_totals, moves, reference_solver, reference_value, winning_sequences
 
 from stb_core import Rules
 from stb_core.report.catalogue import CHAPTERS
@@ -281,7 +281,7 @@ def fact(record: dict, name: str):
     return next(f["value"] for f in record["facts"] if f["name"] == name)
 
 
-AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut", "04-game-space")
+AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut", "04-game-space", "05-expected-cost-mdp")
 AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                         HealthCheck.filter_too_much])
@@ -405,6 +405,31 @@ def part2_is_the_reference(record, tables, values, rules):
 def test_chapter_4(values, tmp_path_factory):
     audit("04-game-space", values, tmp_path_factory,
           {"states": states_by_search, "space": rows_by_search, "part2": part2_is_the_reference})
+
+
+# -- chapter 5 ---------------------------------------------------------------------------------------------
+def least_sum_is_the_reference(record, tables, values, rules):
+    if rules.tiles <= 6:
+        assert same(fact(record, "full_value"), float(reference_value(rules, "remaining-sum")))
+
+
+def example_action_by_search(record, tables, values, rules):
+    """The legal actions in the source's order (by number of tiles, then lexicographic), the optimal the first
+    of those with the least expected cost after it."""
+    five = frozenset(range(1, min(5, rules.tiles) + 1))
+    legal = sorted(moves(rules, five, 8), key=lambda m: (len(m), m))
+    assert fact(record, "actions") == ["{" + ", ".join(map(str, m)) + "}" for m in legal]
+    if legal and rules.tiles <= 6:
+        value = reference_solver(rules, "remaining-sum")[0]
+        best = min(legal, key=lambda m: value(five - set(m)))
+        assert fact(record, "optimal_action") == "{" + ", ".join(map(str, best)) + "}"
+
+
+@given(values=parameter_sets("05-expected-cost-mdp"))
+@AUDIT
+def test_chapter_5(values, tmp_path_factory):
+    audit("05-expected-cost-mdp", values, tmp_path_factory,
+          {"full-board": least_sum_is_the_reference, "example-action": example_action_by_search})
 
 
 # -- chapter 2 ---------------------------------------------------------------------------------------------

@@ -15,6 +15,8 @@ import pandas as pd
 from ..boards import board_label, board_mask, board_tiles, legal_moves
 from ..rules import Rules
 from ..solve import Solution, solve
+from .findings import Part, Sentence, derived
+from .words import compact, counted, fraction, integer, number, percent, tiles_range
 
 
 def r_order(moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -66,7 +68,8 @@ def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> p
                 "largest_tile_action": board_label(board_mask(with_largest)),
                 "value_after_largest_tile_action": float(solution.values[board & ~board_mask(with_largest)]),
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["state", "dice_total", "valid_actions", "optimal_action", "value_after_optimal",
+                                       "largest_tile_action", "value_after_largest_tile_action"])
 
 
 def highest_cost_states(table: pd.DataFrame, n: int = 6) -> pd.DataFrame:
@@ -90,3 +93,220 @@ def cost_trend(table: pd.DataFrame) -> pd.DataFrame:
 def hand_arithmetic_4_5() -> Fraction:
     """The source's formula for P(win from {4, 5}), as written: 3/36 * 3/36 + 4/36 * 4/36 + 4/36."""
     return Fraction(3, 36) * Fraction(3, 36) + Fraction(4, 36) * Fraction(4, 36) + Fraction(4, 36)
+
+
+# -- the chapter's parts ----------------------------------------------------------------------------------------
+SOURCE_BOARDS = ((8,), (2, 6), (1, 8), (4, 5))  # the boards the source evaluates
+SOURCE_ROLLS = (8, 10, 6, 11, 3, 7)  # the rolls of its narrated game
+EXACT_UP_TO = 12
+
+
+def cost_solution(rules: Rules) -> Solution:
+    """The least expected sum left, for every board (exact fractions up to 12 tiles)."""
+    return solve(rules, "remaining-sum", exact=rules.tiles <= EXACT_UP_TO)
+
+
+def values_part(rules: Rules, cost: Solution) -> Part:
+    """The value of the full board and of the boards the source evaluates; the source's example action."""
+    part = Part()
+    boards = [rules.full_board] + [board_mask(b) for b in SOURCE_BOARDS if max(b) <= rules.tiles]
+    values = part.table("board-values", pd.DataFrame([
+        {"board": board_label(b), "board_mask": b, "full_board": b == rules.full_board,
+         "value": float(cost.value(b)), "exact": fraction(cost.value(b)) if rules.tiles <= EXACT_UP_TO else ""}
+        for b in dict.fromkeys(boards)]))
+    s = Sentence()
+    full = values.cell("full_value", "value", full_board=True)
+    part.add(s.finding("full-board", f"From the full board of {tiles_range(rules.tiles)}, optimal play leaves open "
+                                     f"tiles summing to **{s(full, number(2))}** on average.", kind="text"))
+    five = board_mask(range(1, min(5, rules.tiles) + 1))
+    if 8 in rules.roll_weights:
+        moves = r_order(legal_moves(rules, five, 8))
+        actions = part.table("example-actions", pd.DataFrame(
+            [{"action": board_label(board_mask(m)), "value_after": float(cost.value(five & ~board_mask(m)))}
+             for m in moves], columns=["action", "value_after"]))
+        s = Sentence()
+        listed = actions.fact("actions", "action", "list")
+        if moves:
+            best = actions.fact("optimal_action", "action", "first", order=[("value_after", "asc")])
+            tail = f"the optimal action is **{s(best)}**."
+            text = (f"With {board_label(five)} open and a roll of 8 the legal actions, in the source's order, are "
+                    f"{s(listed, lambda v: '; '.join(v))}; {tail}")
+        else:
+            s.quiet(listed)
+            text = f"With {board_label(five)} open no action adds up to a roll of 8, so the game ends."
+        part.add(s.finding("example-action", text, kind="text"))
+    return part
+
+
+def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
+    """A game narrated with the optimal policy, and the source's own rolls replayed through it."""
+    from ..simulate import narrate_game, replay_rolls
+    from ..tables import turns_table
+
+    part = Part()
+    part.table("narrated-game", turns_table(narrate_game(cost, seed=seed)))
+    if rules.tiles >= 9 and all(r in rules.roll_weights for r in SOURCE_ROLLS):
+        replayed = part.table("source-game-replayed", turns_table(replay_rolls(cost, list(SOURCE_ROLLS))))
+        s = Sentence()
+        actions = replayed.fact("actions", "move", "list")
+        last = replayed.fact("left_at_the_end", "open_after", "list")
+        shut = last.value[-1] == "{}"
+        s.quiet(last)
+        text = (f"The engine's actions for the source's rolls ({', '.join(map(str, SOURCE_ROLLS))}) are "
+                f"{s(actions, lambda v: '; '.join(x for x in v if x))}"
+                + (", and the box is shut" if shut else f", leaving {last.value[-1]} open"))
+        text += "; the checks at the end compare them with the source's narration." if rules == Rules() else "."
+        part.add(s.finding("replayed", text, kind="text"))
+    return part
+
+
+def trend_part(rules: Rules, cost: Solution) -> Part:
+    """Every state's cost against its mean open tile, and within each number of open tiles how the two rank."""
+    part = Part()
+    table = part.table("policy-table", state_value_table(rules, cost))
+    trend = cost_trend(table.frame)
+    trend["has_correlation"] = trend["rank_correlation"].notna()
+    ranks = part.table("cost-trend", trend)
+    s = Sentence()
+    panels = table.fact("panels", "tiles_open", "nunique")
+    with_two = ranks.count("ranked_panels", [("has_correlation", "==", True)])
+    if with_two.value:
+        where = [("has_correlation", "==", True)]
+        low = ranks.fact("lowest_correlation", "rank_correlation", "min", where)
+        high = ranks.fact("highest_correlation", "rank_correlation", "max", where)
+        positive = "always positive: the source reads the pattern right" if low.value > 0 else "not always positive"
+        text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
+                f"expected cost lies between {s(low, number(2))} and {s(high, number(2))} ({positive}).")
+        trend_words = ("the expected cost rises with the mean open tile" if low.value > 0 else
+                       "the expected cost does not always rise with the mean open tile")
+    else:
+        s.quiet(with_two)
+        text = "No panel has two states to compare."
+        trend_words = "no two states to compare"
+    part.add(s.finding("trend", text, kind="text"))
+    a = Sentence()
+    a.quiet(*s.facts.values())
+    within = "in it" if panels.value == 1 else "within each"
+    part.add(a.finding("trend-alt", f"Small multiples, {a(panels, counted('panel'))}: {within}, {trend_words}.",
+                       kind="alt"))
+    return part
+
+
+def exceptions_part(rules: Rules, cost: Solution) -> Part:
+    """Where the optimal action does not shut the largest tile it could; the source's {1, 4, 5, 8} with a 9."""
+    part = Part()
+    found = part.table("largest-tile-exceptions", largest_tile_exceptions(rules, cost))
+    s = Sentence()
+    count = found.count("exceptions")
+    if count.value:
+        text = (f"In **{s(count, integer)}** (state, roll) pair{'s' if count.value > 1 else ''} the optimal action "
+                f"does not shut the largest tile that some legal action could shut.")
+    else:
+        text = (f"The optimal action always shuts the largest tile some legal action could shut: "
+                f"{s(count, counted('(state, roll) pair'))} is an exception.")
+    part.add(s.finding("exceptions", text, kind="text"))
+    if rules.tiles >= 8 and 9 in rules.roll_weights:
+        win = solve(rules, "win", exact=rules.tiles <= EXACT_UP_TO)
+        board = board_mask([1, 4, 5, 8])
+        compare = part.table("one-four-five-eight", pd.DataFrame([
+            {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
+             "p_win": float(win.value(board_mask(b))), "p_win_exact": fraction(win.value(board_mask(b)))}
+            for b in ([1, 8], [4, 5])]))
+        picks = {"least expected sum": cost, "chance of shutting the box": win}
+        choices = part.table("one-four-five-eight-choice", pd.DataFrame(
+            [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9)))}
+             for objective, solution in picks.items()]))
+        s = Sentence()
+        by_cost = choices.cell("cost_choice", "shuts", objective="least expected sum")
+        by_win = choices.cell("win_choice", "shuts", objective="chance of shutting the box")
+        same = s.quiet(derived("same_choice", "equal", by_cost, by_win))
+        text = (f"From {board_label(board)} with a 9, minimising the expected cost shuts {s(by_cost)}; maximising the "
+                f"chance of shutting the box shuts {s(by_win)}"
+                + (": the two objectives agree." if same.value else ": the two objectives disagree, as the source "
+                                                                    "explains."))
+        if not same.value:
+            p45, p18 = compare.cell("p_win_4_5", "p_win", board="{4, 5}"), compare.cell("p_win_1_8", "p_win",
+                                                                                        board="{1, 8}")
+            c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost",
+                                                                                      board="{1, 8}")
+            more_often = s.quiet(derived("shut_more_often", "relation", p45, p18))
+            costs_more = s.quiet(derived("costs_more", "relation", c45, c18))
+            text += (f" From {{4, 5}} the box is shut {'more' if more_often.value == 'more' else 'no more'} often "
+                     f"({s(p45, percent(2))} against {s(p18, percent(2))} from {{1, 8}}), but the expected cost is "
+                     f"{'higher' if costs_more.value == 'more' else 'not higher'} ({s(c45, number(3))} against "
+                     f"{s(c18, number(3))}).")
+        part.add(s.finding("one-four-five-eight", text, kind="text"))
+    return part
+
+
+def hand_part(rules: Rules, exceptions_found: Part) -> Part:
+    """The source's hand arithmetic for P(win from {4, 5}) against the exact value (two six-sided dice only: the
+    formula is written in 36ths)."""
+    part = Part()
+    if not (rules.dice == 2 and rules.sides == 6 and "one-four-five-eight" in exceptions_found.tables):
+        return part
+    written = hand_arithmetic_4_5()
+    exact = Fraction(exceptions_found["one-four-five-eight"].set_index("board").loc["{4, 5}", "p_win_exact"])
+    table = part.table("hand-arithmetic", pd.DataFrame([
+        {"what": what, "p_win": float(p), "in_1296ths": float(p * 1296), "exact": fraction(p)}
+        for what, p in (("the source's formula", written), ("exact", exact))]))
+    s = Sentence()
+    formula = table.cell("formula_1296ths", "in_1296ths", what="the source's formula")
+    right = table.cell("exact_1296ths", "in_1296ths", what="exact")
+    formula_p = table.cell("formula_p", "p_win", what="the source's formula")
+    right_p = table.cell("exact_p", "p_win", what="exact")
+    right_fraction = table.cell("exact_fraction", "exact", what="exact")
+    text = (f"Its formula gives {s(formula, compact(3))}/1296 = {s(formula_p, number(6))}; the chance is "
+            f"**{s(right, compact(3))}/1296** = {s(right_fraction)} = {s(right_p, number(6))}.")
+    rounded = round(right_p.value, 2) == 0.13
+    if rounded:
+        text += " Its rounded 0.13 survives."
+    part.add(s.finding("hand-arithmetic", text))
+    return part
+
+
+def published_claims(rules: Rules, cost: Solution, values: Part, game: Part, trend: Part, found: Part,
+                     hand: Part) -> dict:
+    """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
+    def value_of(*tiles_open):
+        return float(cost.value(board_mask(tiles_open)))
+
+    sample = {"sample_1": (1, 3, 5, 7, 9), "sample_2": (4, 7, 8), "sample_3": (1, 3, 4, 7, 8),
+              "sample_4": (3, 4, 7, 8), "sample_5": (4, 5, 6, 9), "sample_6": (1, 5), "sample_7": (3, 5, 6, 8, 9),
+              "sample_8": (1, 3, 4, 6), "sample_9": (2, 6, 7), "sample_10": (2, 6, 8)}
+    top = highest_cost_states(trend["policy-table"])
+    choices = found["one-four-five-eight-choice"].set_index("objective")["shuts"]
+    compare = found["one-four-five-eight"].set_index("board")
+    ranked = trend["cost-trend"].dropna(subset=["rank_correlation"])
+    return {
+        "ddice_7": float(rules.roll_distribution()[7]),
+        "valid_actions": "; ".join(values["example-actions"]["action"]),
+        "value_8": value_of(8), "value_2_6": value_of(2, 6),
+        "optimal_action": values["example-actions"].sort_values("value_after", kind="stable")["action"].iloc[0],
+        "game_actions": "; ".join(game["source-game-replayed"]["move"]),
+        **{key: value_of(*b) for key, b in sample.items()},
+        "choice_1_4_5_8": choices["least expected sum"],
+        "value_1_8": value_of(1, 8), "value_4_5": value_of(4, 5),
+        "p_win_4_5": float(compare.loc["{4, 5}", "p_win"]), "p_win_1_8": float(compare.loc["{1, 8}", "p_win"]),
+        **{f"top_{i + 1}": v for i, v in enumerate(top["value"])},
+        "top_labels": "; ".join(top["label"]),
+        "p_win_4_5_hand": Fraction(compare.loc["{4, 5}", "p_win_exact"]),
+        "cost_trend": (bool((ranked["rank_correlation"] > 0).all()),
+                       f"rank correlation {ranked['rank_correlation'].min():.2f} to "
+                       f"{ranked['rank_correlation'].max():.2f} in every panel"),
+    }
+
+
+def headline(values: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    table = values["board-values"].set_index("board")
+    return {"expected sum left": number(2)(table.loc[table["full_board"], "value"].iloc[0]),
+            "V({8})": number(6)(table.loc["{8}", "value"]) if "{8}" in table.index else "n/a"}
+
+
+def pipeline(rules: Rules, seed: int = 123) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    cost = cost_solution(rules)
+    found = exceptions_part(rules, cost)
+    return [values_part(rules, cost), game_part(rules, cost, seed), trend_part(rules, cost), found,
+            hand_part(rules, found)]

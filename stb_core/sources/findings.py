@@ -237,7 +237,7 @@ class Sentence:
 
     def quiet(self, *facts: Fact) -> Fact:
         for fact in facts:
-            self._add(fact)
+            self._add(_replace(fact, shown="") if fact.shown else fact)
         return facts[-1]
 
     def _add(self, fact: Fact) -> None:
