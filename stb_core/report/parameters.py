@@ -169,12 +169,13 @@ DOMAINS: dict[str, Domain] = {
     ), quick={"tiles": 7}),
     "05-expected-cost-mdp": Domain((tiles(12, quick=10, audit=9), DICE, SIDES, SEED), quick={"tiles": 8}),
     "06-whole-map": Domain((
-        tiles(12, quick=9, help="the main board: tiles 1 to this number"),
-        Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12),
-        DICE, SIDES,
-        Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14),
+        tiles(12, quick=9, help="the main board: tiles 1 to this number", audit=7),
+        Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12, audit=8),
+        DICE, SIDES, ONE_DIE,
+        Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14,
+                  audit=8),
         Parameter("margin_percent", float, "the strategy card must get within this % of the optimum", 0.0, 100.0),
-        Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2),
+        Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2),
         Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES),
     ), quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
     "07-pub-game": Domain((

@@ -162,9 +162,11 @@ def cost_by_mean_tile(table: pd.DataFrame, tiles: int):
 
 def variants_value(table: pd.DataFrame, column: str = "value",
                    xlabel: str = "chance of shutting the box, optimal play"):
-    """One row per rule variant: the value for each board size (marker shape), in the variant's colour."""
+    """One row per rule variant (``variant``: its key, for the colour; ``variant_name``: its label): the value for
+    each board size (marker shape), in the variant's colour."""
     fig, ax = style.figure("full", 2.7)
     variants = list(dict.fromkeys(table["variant"]))
+    labels = dict(zip(table["variant"], table["variant_name"], strict=True))
     sizes = list(dict.fromkeys(table["tiles"]))
     markers = ["o", "s", "^", "D"]
     y = {v: len(variants) - 1 - i for i, v in enumerate(variants)}
@@ -173,7 +175,7 @@ def variants_value(table: pd.DataFrame, column: str = "value",
         ax.scatter(part[column], [y[v] for v in part["variant"]], marker=m, s=36,
                    color=[style.colour(v) for v in part["variant"]], edgecolor="black", linewidth=0.5, zorder=3)
         ax.scatter([], [], marker=m, s=36, color="white", edgecolor="black", label=f"tiles 1–{n}")
-    ax.set_yticks(list(y.values()), list(y.keys()))
+    ax.set_yticks(list(y.values()), [labels[v] for v in y])
     ax.set_xlabel(xlabel)
     if column == "value" and table[column].max() <= 1:
         _percent_axis(ax.xaxis, 0)
@@ -241,9 +243,11 @@ def strategy_card(lines: list[str], rules_text: str, cost_text: str):
     return fig
 
 
-def distributions_by_variant(table: pd.DataFrame, base: str = "two dice always"):
-    """Small multiples, one panel per variant: P(final sum left = s), with the base variant outlined."""
+def distributions_by_variant(table: pd.DataFrame, base: str = "all-dice"):
+    """Small multiples, one panel per variant (``variant`` key, ``variant_name`` label): P(final sum left = s),
+    with the base variant outlined."""
     variants = list(dict.fromkeys(table["variant"]))
+    labels = dict(zip(table["variant"], table["variant_name"], strict=True))
     fig, axes = _small_multiples(len(variants), 3, 1.45, 0.5, "sum left open", "probability")
     reference = table[table["variant"] == base]
     for ax, variant in zip(axes.flat, variants, strict=False):
@@ -251,7 +255,7 @@ def distributions_by_variant(table: pd.DataFrame, base: str = "two dice always")
         ax.bar(part["final_sum"], part["probability"], width=0.9, color=style.colour(variant))
         if variant != base:
             ax.step(reference["final_sum"], reference["probability"], where="mid", color="black", lw=0.7)
-        ax.set_title(textwrap.fill(variant, 28), fontsize=7.5)
+        ax.set_title(textwrap.fill(labels[variant], 28), fontsize=7.5)
     for ax in axes[:, 0]:
         ax.yaxis.set_major_locator(mticker.MaxNLocator(4))
         ax.yaxis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=None))
@@ -282,7 +286,7 @@ def more_tiles(table: pd.DataFrame):
         for d, part in table.groupby("dice"):
             shown = part[part[column] > 0]
             ax.plot(shown["tiles"], shown[column], marker="o", ms=3, color=style.DICE[d],
-                    label=f"{d} {'die' if d == 1 else 'dice'}")
+                    label=part["dice_name"].iloc[0])
         ax.set_yscale("log")
         ax.set_xlabel("tiles")
         ax.set_ylabel(label)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
+from ..sources.words import READER_NAMES
+
 BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE, GREY = (
     "#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999")
 # Paul Tol's "muted" scheme, also colour-blind safe, for the names that must not share a colour with a policy
@@ -25,9 +27,8 @@ COLOURS = {
     "optimal": BLACK, "highest-tile": ORANGE, "sequence-count": SKY, "random": GREY, "worst": VERMILLION,
     "largest tile first": PURPLE, "strategy card": GREEN,
     # rule variants: Tol's muted colours, none shared with a policy
-    "two dice always": INDIGO, "one die once 7–9 are shut": CYAN, "one die allowed at 6 or less": TEAL,
-    "one die forced at 6 or less": FOREST, "at most two tiles per roll, one die at 6 or less": OLIVE,
-    "won at 3 or less left": ROSE,
+    "all-dice": INDIGO, "high-shut": CYAN, "pub-allowed": TEAL, "pub-forced": FOREST, "two-per-roll": OLIVE,
+    "won-at-3": ROSE,
     # objectives: none shared with a policy or a variant
     "win": BLUE, "remaining-sum": WINE, "flipped-count": SAND,
     # the choice of dice, and the outcomes of a game between players (never drawn with the names above)
@@ -39,11 +40,7 @@ COLOURS = {
     "sum scoring": BLUE, "digits scoring": MAGENTA,
 }
 
-NAMES = {  # how each machine name reads on a page
-    "optimal": "optimal play", "highest-tile": "highest tile (fewest, then highest)",
-    "sequence-count": "most winning sequences", "random": "random legal move", "worst": "worst play",
-    "win": "P(win)", "remaining-sum": "expected sum left", "flipped-count": "expected tiles shut",
-}
+NAMES = READER_NAMES  # how each machine name reads on a page (one list, shared with the chapters' sentences)
 
 DICE = {1: MAGENTA, 2: INDIGO, 3: OLIVE, 4: WINE}  # a number of dice, where it is a series of its own
 

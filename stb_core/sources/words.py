@@ -118,6 +118,23 @@ def text(x) -> str:
 text.unit = "text"
 
 
+# -- names ------------------------------------------------------------------------------------------------------
+READER_NAMES = {  # how each machine name of a policy or objective reads on a page
+    "optimal": "optimal play", "highest-tile": "fewest tiles, then highest",
+    "sequence-count": "most winning sequences", "random": "random legal move", "worst": "worst play",
+    "largest tile first": "largest tile first",
+    "win": "P(win)", "remaining-sum": "expected sum left", "flipped-count": "expected tiles shut",
+}
+
+
+def named(key) -> str:
+    """How a machine name (a policy, an objective) reads on a page."""
+    return READER_NAMES.get(key, key)
+
+
+named.unit = "name"
+
+
 # -- words that follow the numbers --------------------------------------------------------------------------
 NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}

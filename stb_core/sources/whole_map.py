@@ -1,0 +1,699 @@
+"""Chapter 6, the whole map: every rule variant, objective and policy, solved exactly; what each rule of thumb
+costs and where; the strategy cards; where the objectives disagree; how games end; ties; openings; more tiles.
+
+Every table is built from the run's one ``Rules`` value (the main board), varied where a section compares
+(``dataclasses.replace``): nothing takes loose tiles, dice or sides. The chapter's parts, in page order:
+:func:`variants_part`, :func:`prices_part`, :func:`mistakes_part`, :func:`cards_part`, :func:`disagreements_part`,
+:func:`endings_part`, :func:`ties_part`, :func:`openings_part` and :func:`more_tiles_part`; :func:`pipeline` runs
+them all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import choice_disagreements, decision_losses, tied_pairs
+from ..boards import board_label, board_mask, board_space, legal_matrix, move_catalogue
+from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
+from ..evaluate import evaluate, final_sum_distribution
+from ..objectives import OBJECTIVES, get_objective
+from ..policies import TIE_BREAKS
+from ..rules import Rules, RulesError
+from ..solve import move_table, solve
+from ..tables import value_name
+from .findings import Part, Sentence, derived
+from .words import (
+    counted,
+    dice_words,
+    fraction,
+    integer,
+    listing,
+    named,
+    number,
+    percent,
+    plural,
+    points,
+    share,
+    tiles_range,
+)
+
+# The rule variants the sources and the pub tradition use: a key, the rules it sets on top of the main board's
+# (which otherwise has no one-die rule, no cap and is won when every tile is shut), and how it reads.
+VARIANTS = {
+    "all-dice": ({}, None),  # read as "<the dice> always"
+    "high-shut": ({"one_die": "high-shut"}, "one die once every tile from 7 up is shut"),
+    "pub-allowed": ({"one_die": "sum-le-6"}, "one die allowed at 6 or less"),
+    "pub-forced": ({"one_die": "sum-le-6", "one_die_forced": True}, "one die forced at 6 or less"),
+    "two-per-roll": ({"max_per_move": 2, "one_die": "sum-le-6"}, "at most two tiles per roll, one die at 6 or less"),
+    "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
+}
+PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win_at_most": 0}
+
+
+def variant_rules(rules: Rules, variant: str, tiles: int | None = None) -> Rules:
+    """The rules of a named variant on the main board's tiles (or ``tiles``), dice and sides; unknown names raise
+    :class:`RulesError` listing the known ones."""
+    if variant not in VARIANTS:
+        raise RulesError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
+    return replace(rules, **{**PLAIN, **VARIANTS[variant][0]}, tiles=rules.tiles if tiles is None else tiles)
+
+
+def variant_name(rules: Rules, variant: str) -> str:
+    """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``."""
+    return VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+
+
+# -- section 1: variants x objectives -----------------------------------------------------------------------------
+def variants_table(rules: Rules, tiles=(9, 10), policies=("optimal", "worst")) -> pd.DataFrame:
+    """Value of the full board for every variant x tiles x objective x policy (one row each), on the dice of
+    ``rules``. With one die the one-die variants are the same game as all the dice always, and say so by their
+    equal values."""
+    rows = []
+    for variant, n, objective, policy in itertools.product(VARIANTS, dict.fromkeys(tiles), OBJECTIVES, policies):
+        game = variant_rules(rules, variant, n)
+        rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "tiles": n,
+                     "objective": objective, "value_name": value_name(objective), "policy": policy,
+                     "value": float(evaluate(game, objective, policy).value())})
+    return pd.DataFrame(rows)
+
+
+def variants_wide(variants: pd.DataFrame, names: dict) -> pd.DataFrame:
+    """The variants table one row per (variant, tiles), a column per objective and policy (for the page)."""
+    wide = variants.pivot_table(index=["variant_name", "tiles"], columns=["objective", "policy"], values="value",
+                                sort=False)
+    wide.columns = [f"{named(o)}, {p}" for o, p in wide.columns]
+    return wide.reset_index()
+
+
+def allowed_or_forced(variants: pd.DataFrame) -> pd.DataFrame:
+    """From :func:`variants_table`: the value of every game with one die allowed or forced at 6 or less, side
+    by side per (tiles, objective, policy), with their difference."""
+    rules = {"pub-allowed": "allowed", "pub-forced": "forced"}
+    part = variants[variants["variant"].isin(rules)].assign(rule=lambda t: t["variant"].map(rules))
+    table = part.pivot_table(index=["tiles", "objective", "policy"], columns="rule", values="value", sort=False)
+    table = table.reset_index()[["tiles", "objective", "policy", "allowed", "forced"]].rename_axis(columns=None)
+    table["difference"] = (table["allowed"] - table["forced"]).abs()
+    return table
+
+
+def variants_part(rules: Rules, compare_tiles: int) -> Part:
+    """Every variant's value under each objective, optimal and worst play, on the main board and a second size."""
+    part = Part()
+    variants = part.table("variants", variants_table(rules, (rules.tiles, compare_tiles)))
+    s = Sentence()
+    on = [("objective", "==", "win"), ("policy", "==", "optimal"), ("tiles", "==", rules.tiles)]
+    low = {c: variants.fact(f"lowest_{c}", c, "first", on, [("value", "asc")]) for c in ("value", "variant_name")}
+    high = {c: variants.fact(f"highest_{c}", c, "first", on, [("value", "desc")]) for c in ("value", "variant_name")}
+    part.add(s.finding("variants", f"With optimal play on {tiles_range(rules.tiles)}, the chance of shutting the box "
+                                   f"runs from {s(low['value'], percent(2))} ({s(low['variant_name'])}) to "
+                                   f"{s(high['value'], percent(2))} ({s(high['variant_name'])})."))
+    s = Sentence()
+    shown = []
+    for n in dict.fromkeys((rules.tiles, compare_tiles)):
+        for variant in VARIANTS:
+            value = variants.fact(f"p_win_{variant}_{n}", "value", "value",
+                                  [("variant", "==", variant), ("tiles", "==", n), ("objective", "==", "win"),
+                                   ("policy", "==", "optimal")])
+            shown.append(f"{variant_name(rules, variant)}, {tiles_range(n)}: {s(value, percent(2))}")
+    part.add(s.finding("variants-alt", "Dot plot: one row per rule variant, one marker per board size; "
+                                       + "; ".join(shown) + ".", kind="alt"))
+    forced = part.table("one-die-allowed-or-forced", allowed_or_forced(variants.frame))
+    s = Sentence()
+    optimal_gap = forced.fact("optimal_difference", "difference", "max", [("policy", "==", "optimal")])
+    worst_gap = forced.fact("worst_difference", "difference", "max", [("policy", "==", "worst")])
+    s.quiet(optimal_gap, worst_gap)
+    if rules.dice == 1:
+        text = ("With one die there is nothing to choose: one die allowed and one die forced are the same game, and "
+                f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
+        s.quiet(optimal_gap)
+    elif optimal_gap.value <= 1e-12:
+        worst = (f"for the worst play they differ by up to {s(worst_gap, number(4))}" if worst_gap.value > 1e-12 else
+                 "and for the worst play too")
+        text = (f"For optimal play the two rules are worth exactly the same under every objective here (the largest "
+                f"difference is {s(optimal_gap, number(0))}); {worst}.")
+    else:
+        text = (f"Here the two rules differ even for optimal play, by up to {s(optimal_gap, number(4))}: with these "
+                f"dice an optimal player does not always take the single die.")
+    part.add(s.finding("allowed-or-forced", text, kind="text"))
+    return part
+
+
+# -- section 2: the price of each rule of thumb --------------------------------------------------------------------
+def largest_tile_first() -> Card:
+    """The card "shut the highest tile you can": the largest tile first."""
+    return Card(("shut the highest tile you can",))
+
+
+def price_policies() -> dict:
+    """The policies priced in section 2, in the order the page shows them."""
+    return {"optimal": "optimal", "highest-tile": "highest-tile", "largest tile first": largest_tile_first().policy(),
+            "sequence-count": "sequence-count", "random": "random", "worst": "worst"}
+
+
+def policy_prices(rules: Rules, policies: dict, objectives=OBJECTIVES) -> pd.DataFrame:
+    """Exact value of each policy (``{label: policy}``) under each objective, and what it loses against
+    optimal play: ``loss`` in the objective's units (>= 0) and ``loss_percent`` of the optimal value."""
+    rows = []
+    for objective in objectives:
+        obj = get_objective(objective)
+        best = float(solve(rules, obj).value())
+        for label, policy in policies.items():
+            value = float(evaluate(rules, obj, policy).value())
+            loss = obj.sense * (best - value) + 0.0  # + 0.0: optimal play loses 0, not -0
+            rows.append({"objective": obj.name, "value_name": value_name(obj), "policy": label, "value": value,
+                         "optimal_value": best, "loss": loss,
+                         "loss_percent": 100 * loss / abs(best) if best else 0.0})
+    return pd.DataFrame(rows)
+
+
+def prices_part(rules: Rules) -> Part:
+    """Each policy valued exactly under each objective, and chapter 1's 10-tile game."""
+    part = Part()
+    policies = price_policies()
+    prices = part.table("policy-prices", policy_prices(rules, policies))
+    wide = prices.frame.pivot(index="policy", columns="objective", values="value").loc[list(policies)].reset_index()
+    part.shown["prices-wide"] = wide
+    s = Sentence()
+    losing = [("policy", "!=", "optimal")]
+    low = {c: prices.fact(f"least_{c}", c, "first", losing, [("loss_percent", "asc")])
+           for c in ("loss_percent", "policy", "objective")}
+    high = {c: prices.fact(f"most_{c}", c, "first", losing, [("loss_percent", "desc")])
+            for c in ("loss_percent", "policy", "objective")}
+    if high["loss_percent"].value == 0:
+        s.quiet(*low.values(), *high.values())
+        text = "No policy loses anything against optimal play on this board: every loss is 0%."
+    else:
+        text = (f"The losses run from {s(low['loss_percent'], share(2))} ({s(low['policy'], named)}; "
+                f"{s(low['objective'], named)}) to {s(high['loss_percent'], share(0))} ({s(high['policy'], named)}; "
+                f"{s(high['objective'], named)}).")
+    part.add(s.finding("prices", text, kind="text"))
+    s = Sentence()
+    most = [s.quiet(prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)],
+                                [("loss_percent", "desc")])) for o in OBJECTIVES]
+    if all(m.value == "worst" for m in most):
+        tail = "the worst play loses most in each"
+    else:
+        tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
+                                             for o, m in zip(OBJECTIVES, most, strict=True))
+    part.add(s.finding("prices-alt", f"Three bar-chart panels, one per objective, one bar per policy; {tail}.",
+                       kind="alt"))
+    ten = replace(rules, tiles=10, one_die="never", one_die_forced=False)
+    gap = part.table("source-000-gap", policy_prices(ten, {"optimal": "optimal", "sequence-count": "sequence-count",
+                                                            "highest-tile": "highest-tile", "random": "random"},
+                                                     ("win",)))
+    s = Sentence()
+    rule = {c: gap.cell(f"rule_{c}", c, policy="sequence-count") for c in ("value", "optimal_value", "loss_percent")}
+    simple = gap.cell("highest_tile_loss_percent", "loss_percent", policy="highest-tile")
+    compared = s.quiet(derived("rule_against_highest_tile", "relation", rule["loss_percent"], simple))
+    words = {"more": "more than", "less": "less than", "the same": "as much as"}[compared.value]
+    part.add(s.finding("source-000", f"On chapter 1's board (tiles 1–10, {dice_words(rules.dice, rules.sides)}), its "
+                                     f"most-winning-sequences rule wins {s(rule['value'], percent(2))} of games and "
+                                     f"optimal play {s(rule['optimal_value'], percent(2))}: the rule gives up "
+                                     f"{s(rule['loss_percent'], share(2))} of the optimum, {words} the simple "
+                                     f"highest-tile rule ({s(simple, share(2))}).", kind="text"))
+    return part
+
+
+# -- section 3: where mistakes cost ----------------------------------------------------------------------------------
+def loss_summary(rules: Rules, policies: dict, objective="win") -> pd.DataFrame:
+    """For each policy (``{label: policy}``): its whole loss against optimal play, how many of the decisions
+    it faces cost anything, the share of the loss in its ten costliest decisions, and the costliest one."""
+    rows = []
+    for label, policy in policies.items():
+        table = decision_losses(rules, objective, policy)
+        costly = table[table["loss"] > 0].sort_values("weighted_loss", ascending=False, kind="stable")
+        total = float(table["weighted_loss"].sum())
+        top = costly.iloc[0] if len(costly) else None
+        rows.append({"policy": label, "total_loss": total, "decisions_faced": len(table),
+                     "costly_decisions": len(costly),
+                     "share_of_loss_in_top_10": float(costly["weighted_loss"].head(10).sum() / total) if total else 0.0,
+                     "costliest_decision": "" if top is None else
+                     (f"{top['board']}, roll {top['roll']}: {top['policy_move']} instead of {top['optimal_move']}"
+                      if top["decision"] == "move" else f"{top['board']}: roll {top['dice']} dice")})
+    return pd.DataFrame(rows)
+
+
+def mistakes_part(rules: Rules) -> Part:
+    """The highest-tile rule's whole loss split over its decisions, and the same for each rule of thumb."""
+    part = Part()
+    losses = part.table("decision-losses", decision_losses(rules, "win", "highest-tile"))
+    s = Sentence()
+    total = losses.fact("total_loss", "weighted_loss", "sum")
+    costly = losses.count("costly", [("loss", ">", 0)])
+    faced = losses.count("faced")
+    part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of winning "
+                                   f"chance in all; {s(costly, integer)} of the {s(faced, counted('decision'))} it "
+                                   f"faces cost anything.", kind="text"))
+    heuristics = {named(p): policy for p, policy in price_policies().items() if p not in ("optimal", "worst")}
+    part.table("heuristic-losses", loss_summary(rules, heuristics))
+    return part
+
+
+# -- section 4: strategy cards --------------------------------------------------------------------------------------
+def card_objectives(card_objective: str) -> tuple[str, ...]:
+    """The objectives every card is valued for: the chance of winning, the sum left, and the run's own."""
+    return tuple(dict.fromkeys(("win", "remaining-sum", card_objective)))
+
+
+def recommended_card(cards: pd.DataFrame, objective: str, margin_percent: float) -> pd.Series:
+    """The simplest card within ``margin_percent`` of the optimum for ``objective`` (fewest lines, then least loss,
+    then by name); the best of all when none is that close."""
+    target = cards[cards["objective"] == objective]
+    close = target[target["loss_percent"] <= margin_percent].sort_values(["lines", "loss", "card"], kind="stable")
+    return close.iloc[0] if len(close) else target.sort_values(["loss", "lines", "card"], kind="stable").iloc[0]
+
+
+def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percent: float, progress=None) -> Part:
+    """Every card of up to ``card_lines`` lines valued exactly; the Pareto front; the recommended card and its
+    exceptions; the best cards on each source's rules."""
+    part = Part()
+    part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1)]})
+    cards = part.table("strategy-cards", search_cards(rules, card_objectives(card_objective), card_lines,
+                                                      progress=progress))
+    front = part.table("card-front", pareto_front(cards.frame[cards.frame["objective"] != "flipped-count"]
+                                                  if card_objective != "flipped-count" else cards.frame))
+    s = Sentence()
+    part.add(s.finding("cards", f"{s(cards.fact('cards', 'card', 'nunique'), counted('card'))} searched, each valued "
+                                f"exactly; they play {s(cards.fact('strategies', 'plays_as', 'nunique'), integer)} "
+                                f"different strategies. The best strategies (each shown by the simplest card that "
+                                f"plays it; every card is in the CSV file):", kind="text"))
+    s = Sentence()
+    lines = []
+    for row in front.frame.itertuples():
+        loss = front.fact(f"front_{row.objective}_{row.lines}", "loss_percent", "value",
+                          [("objective", "==", row.objective), ("lines", "==", row.lines)])
+        lines.append(f"{named(row.objective)}, {plural_lines(row.lines)}: {s(loss, share(2))}")
+    part.add(s.finding("front-alt", "Line chart: loss in per cent against the number of lines on the card, one line "
+                                    "per objective; " + "; ".join(lines) + ".", kind="alt"))
+    chosen = recommended_card(cards.frame, card_objective, margin_percent)
+    s = Sentence()
+    target = [("objective", "==", card_objective)]
+    within = [*target, ("loss_percent", "<=", margin_percent)]
+    close = s.quiet(cards.count("within_margin", within))
+    order = [("lines", "asc"), ("loss", "asc"), ("card", "asc")] if close.value else \
+        [("loss", "asc"), ("lines", "asc"), ("card", "asc")]
+    pick = {c: cards.fact(f"card_{c}", c, "first", within if close.value else target, order)
+            for c in ("card", "value", "optimal_value", "loss_percent")}
+    show = percent(2) if card_objective == "win" else number(3)
+    how = (f"the simplest within {margin_percent:g}% of the optimum for {named(card_objective)}"
+           if close.value else f"no card is within {margin_percent:g}% of the optimum for "
+                               f"{named(card_objective)}, so the best of all")
+    part.add(s.finding("recommended-card", f"The recommended card — {how} — is “**{s(pick['card'])}**”: "
+                                           f"{s(pick['value'], show)} against the optimum's "
+                                           f"{s(pick['optimal_value'], show)}, a loss of "
+                                           f"{s(pick['loss_percent'], share(3))} of the optimum."))
+    part.shown["card"] = Card(tuple(chosen["card"].split("; then ")))
+    part.shown["card_show"] = show
+    # the best card of each length for the card's objective: a figure each, with what it loses
+    target_front = pareto_front(cards.frame[cards.frame["objective"] == card_objective]).reset_index(drop=True)
+    own = part.table("card-front-target", target_front)
+    part.shown["printed_cards"] = []
+    for i, row in enumerate(target_front.itertuples()):
+        s = Sentence()
+        loss = own.fact("loss", "loss_percent", "value", [("lines", "==", row.lines)])
+        if i + 1 < len(target_front):
+            better = target_front.iloc[i + 1]
+            next_loss = own.fact("next_loss", "loss_percent", "value", [("lines", "==", better["lines"])])
+            gain = derived("gain", "difference", loss, next_loss)
+            after = (f"the best card of {plural_lines(better['lines'])} loses {s(next_loss, share(3))}, "
+                     f"{s(gain, number(3))} less")
+        else:
+            after = "no longer card does better"
+        caption = s.finding(f"card-{row.lines}-caption",
+                            f"The best card of {plural_lines(row.lines)} for {named(card_objective)}, sized to cut "
+                            f"out: it loses {s(loss, share(3))} of the optimum ({after}).", kind="caption")
+        a = Sentence()
+        on = [("lines", "==", row.lines)]
+        reading = a(own.fact("card", "card", "value", on))
+        loses = a(own.fact("loss", "loss_percent", "value", on), share(3))
+        alt = a.finding(f"card-{row.lines}-alt", f"A strategy card reading: {reading}; it loses {loses} of the "
+                                                  f"optimum.", kind="alt")
+        footer = (f"{named(card_objective)} {show(row.value)}: it loses {share(3)(row.loss_percent)} of what perfect "
+                  "play gets")
+        name = f"strategy-card-{row.lines}-line{'s' if row.lines > 1 else ''}"
+        part.shown["printed_cards"].append((row.card.split("; then "), footer, name, caption, alt))
+        part.add(caption, alt)
+    s = Sentence()
+    longest = cards.fact("longest_searched", "lines", "max", target)
+    shortest_best = own.fact("front_longest", "lines", "max")
+    if shortest_best.value < longest.value:
+        part.add(s.finding("no-longer", f"No card of more than {s(shortest_best, plural_lines)} does better for "
+                                        f"{named(card_objective)}: the cards searched have up to "
+                                        f"{s(longest, plural_lines)}, and further lines never lower the loss.",
+                           kind="text"))
+    card = part.shown["card"]
+    same = int((move_table(rules, card.policy()) != evaluate(rules, "win", "highest-tile").sigma).sum())
+    versus = part.table("card-vs-highest-tile", pd.DataFrame([{"card": card.name, "pairs_playing_differently": same}]))
+    s = Sentence()
+    differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
+    exceptions = part.table("card-exceptions", card_losses(rules, card, card_objective))
+    if differ.value == 0:
+        text = (f"The card “{card.name}” plays exactly the moves of the highest-tile rule (it plays differently at "
+                f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are those of section 3.")
+    elif len(exceptions):
+        s.quiet(differ)
+        text = (f"The exceptions worth learning: the {s(exceptions.count('exceptions'), counted('position'))} where "
+                f"“{card.name}” costs the most per game.")
+    else:
+        s.quiet(differ, exceptions.count("exceptions"))
+        text = f"The card “{card.name}” loses nothing in any decision it faces."
+    part.add(s.finding("card-exceptions", text, kind="text"))
+    sources = {"chapter 1: tiles 1–10": replace(rules, **PLAIN, tiles=10),
+               "chapters 3 and 5: tiles 1–9": replace(rules, **PLAIN, tiles=9),
+               "chapter 2: one die once every tile from 7 up is shut": variant_rules(rules, "high-shut", 9),
+               "chapter 4: won at 3 or less": variant_rules(rules, "won-at-3", 9)}
+    by_source = fronts_by_rules(sources, ("win", "remaining-sum"), card_lines, progress=progress)
+    part.table("cards-by-source", by_source.assign(objective_name=by_source["objective"].map(named)))
+    return part
+
+
+def plural_lines(count: int) -> str:
+    """``1 line``, ``2 lines``."""
+    return f"{int(count)} line{'s' if int(count) != 1 else ''}"
+
+
+plural_lines.unit = "integer"
+
+
+# -- section 5: objectives disagree ---------------------------------------------------------------------------------
+def pairs_with_choice(rules: Rules) -> int:
+    """How many (board, roll) pairs on boards still in play offer two or more legal moves."""
+    playing = board_space(rules).playing
+    catalogue = move_catalogue(rules)
+    return sum(int((legal_matrix(playing, catalogue.moves(r)).sum(axis=1) >= 2).sum())
+               for r in rules.roll_totals if catalogue.moves(r).size)
+
+
+def disagreement_summary(rules: Rules) -> pd.DataFrame:
+    """How often the win-optimal move differs from the sum-optimal and the highest-tile move, over every
+    (board, roll) pair still in play with a choice, and what the differences cost."""
+    win, total = solve(rules, "win"), solve(rules, "remaining-sum")
+    highest = evaluate(rules, "win", "highest-tile")
+    pairs = pairs_with_choice(rules)
+    rows = []
+    for label, other in (("sum-optimal move", total), ("highest-tile move", highest)):
+        table = choice_disagreements(win, other)
+        rows.append({"compared with": label, "pairs with a choice": pairs, "pairs where it costs the win": len(table),
+                     "share": len(table) / pairs if pairs else 0.0,
+                     "largest loss of win probability": float(table["loss_for_a"].max()) if len(table) else 0.0})
+    return pd.DataFrame(rows)
+
+
+def disagreements_part(rules: Rules) -> Part:
+    part = Part()
+    part.table("disagreements", disagreement_summary(rules))
+    stakes = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"))
+    part.table("win-vs-sum-stakes", stakes.sort_values("loss_for_a", ascending=False, kind="stable")
+               .reset_index(drop=True))
+    return part
+
+
+# -- section 6: how games end ----------------------------------------------------------------------------------------
+def final_sum_table(rules: Rules, objective="remaining-sum") -> pd.DataFrame:
+    """P(final sum left = s) under optimal play for ``objective``, one row per (variant, sum), every sum from 0 to
+    the tile total (0 where it never happens)."""
+    rows = []
+    for variant in VARIANTS:
+        game = variant_rules(rules, variant)
+        dist = final_sum_distribution(game, objective)
+        for s in range(game.total + 1):
+            rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "final_sum": s,
+                         "probability": float(dist.get(s, 0))})
+    return pd.DataFrame(rows)
+
+
+def endings_part(rules: Rules) -> Part:
+    part = Part()
+    endings = part.table("final-sum-distribution", final_sum_table(rules))
+    s = Sentence()
+    base = endings.cell("shut_all_dice", "probability", variant="all-dice", final_sum=0)
+    one_die = ("high-shut", "pub-allowed", "pub-forced", "two-per-roll")
+    low = endings.fact("shut_one_die_lowest", "probability", "min",
+                       [("variant", "in", one_die), ("final_sum", "==", 0)])
+    high = endings.fact("shut_one_die_highest", "probability", "max",
+                        [("variant", "in", one_die), ("final_sum", "==", 0)])
+    spread = (f"from {s(low, percent(2))} to {s(high, percent(2))}" if abs(high.value - low.value) > 1e-12 else
+              f"{s(low, percent(2))}")
+    part.add(s.finding("endings-alt", f"{len(VARIANTS)} small bar charts of the final-sum distribution, one per rule "
+                                      f"variant; a shut box (sum 0) has probability {s(base, percent(2))} with "
+                                      f"{variant_name(rules, 'all-dice')} and {spread} under the variants with a "
+                                      f"one-die rule.", kind="alt"))
+    wide = endings.frame.pivot(index="final_sum", columns="variant_name", values="probability")
+    part.shown["endings-wide"] = wide[[variant_name(rules, v) for v in VARIANTS]].reset_index()
+    return part
+
+
+# -- section 7: ties -------------------------------------------------------------------------------------------------
+def tie_break_table(rules: Rules, objectives=OBJECTIVES) -> pd.DataFrame:
+    """For each objective: how many (board, roll) pairs have two or more equally good moves (where the
+    tie-break decides), and the value of the full board under each tie-break (the same for all: ties
+    change which moves are played, never the optimal value)."""
+    rows, exact, with_choice = [], rules.tiles <= 12, pairs_with_choice(rules)
+    for objective in objectives:
+        canonical = solve(rules, objective, exact=exact)
+        row = {"objective": objective, "tied_pairs": tied_pairs(canonical), "pairs_with_a_choice": with_choice}
+        for name in TIE_BREAKS:
+            row[f"value_{name}"] = float(solve(rules, objective, tie_break=name, exact=exact).value())
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_BREAKS)) -> pd.DataFrame:
+    """The exact final-sum distribution under optimal play for ``objective`` with each tie-break (one row
+    per sum), and the spread between the tie-breaks for each sum (largest minus smallest probability)."""
+    exact = rules.tiles <= 12
+    columns = {name: final_sum_distribution(rules, objective, tie_break=name, exact=exact) for name in tie_breaks}
+    sums = sorted({s for dist in columns.values() for s in dist})
+    table = pd.DataFrame({"final_sum": sums})
+    for name, dist in columns.items():
+        table[name] = [float(dist.get(s, 0)) for s in sums]
+    values = table[list(tie_breaks)]
+    table["spread"] = values.max(axis=1) - values.min(axis=1)
+    for name in tie_breaks:
+        table[f"{name}_minus_canonical"] = (table[name] - table["canonical"]).abs()
+    return table
+
+
+def ties_part(rules: Rules) -> Part:
+    part = Part()
+    ties = part.table("tie-breaks", tie_break_table(rules))
+    spread = part.table("tie-break-spread", tie_break_distributions(rules, "win"))
+    s = Sentence()
+    tied = ties.cell("tied_pairs", "tied_pairs", objective="win")
+    largest = spread.fact("largest_spread", "spread", "max")
+    have = "has" if tied.value == 1 else "have"
+    text = f"For the chance of winning, {s(tied, counted('(board, roll) pair'))} {have} tied moves."
+    if largest.value > 0:
+        shut = spread.fact("shut_box_spread", "spread", "max", [("final_sum", "<=", rules.win_at_most)])
+        text += (f" Changing the tie-break shifts up to {s(largest, points(3))} (percentage points) of probability "
+                 f"from one final sum to another")
+        text += (f", but never changes the chance of a shut box (its spread is {s(shut, number(0))})."
+                 if shut.value == 0 else ".")
+    else:
+        s.quiet(largest)
+        text += " The tie-break never changes the final-sum distribution here."
+    same = [t for t in TIE_BREAKS if t != "canonical"
+            and s.quiet(spread.fact(f"{t}_difference", f"{t}_minus_canonical", "max")).value == 0]
+    if same and largest.value > 0:
+        text += (f" Here {listing(same)} play{'s' if len(same) == 1 else ''} the same moves as canonical wherever it "
+                 f"matters: {'its' if len(same) == 1 else 'their'} distribution is the canonical one.")
+    part.add(s.finding("ties", text, kind="text"))
+    part.shown["same_as_canonical"] = same
+    if largest.value > 0:
+        s = Sentence()
+        part.add(s.finding("ties-alt", f"Grouped bars per final sum, differences of at most "
+                                       f"{s(spread.fact('largest_spread', 'spread', 'max'), points(3))}.", kind="alt"))
+    return part
+
+
+# -- section 8: openings and the dice ---------------------------------------------------------------------------------
+OPENING_COLUMNS = ["objective", "roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
+
+
+def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
+    """For each first roll with a legal move: the best first move, the value after it, and the runner-up (None
+    when the move is forced)."""
+    solution = solve(rules, objective)
+    rows = []
+    for roll in rules.dice_weights(rules.dice):
+        moves = solution.move_values(rules.full_board, roll)
+        if not moves:
+            continue
+        (best, value), *rest = moves
+        rows.append({"objective": objective, "roll": roll, "best_move": board_label(board_mask(best)),
+                     "value_after": float(value), "runner_up": board_label(board_mask(rest[0][0])) if rest else None,
+                     "runner_up_value": float(rest[0][1]) if rest else np.nan, "legal_moves": len(moves)})
+    return pd.DataFrame(rows, columns=OPENING_COLUMNS)
+
+
+def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
+    """Every board (not won) where the rules let the player choose one die: the value of each choice and
+    which is better (``either`` when they are equal)."""
+    solution = solve(rules, objective)
+    sense, space = solution.objective.sense, board_space(rules)
+    all_dice = dice_words(rules.dice, rules.sides)
+    rows = []
+    for board in space.choosing_dice.tolist():
+        values = solution.dice_values(board)
+        one, many = float(values[1]), float(values[rules.dice])
+        best = "one die" if sense * (one - many) > 0 else (all_dice if sense * (many - one) > 0 else "either")
+        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(space.sums[board]),
+                     "value_one_die": one, "value_all_dice": many, "best": best, "gain": abs(one - many)})
+    table = pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "value_one_die", "value_all_dice", "best",
+                                        "gain"])
+    return table.sort_values(["open_sum", "board_mask"], kind="stable").reset_index(drop=True)
+
+
+ONE_DIE_WHEN = {"sum-le-6": "6 or less left", "high-shut": "every tile from 7 up shut"}
+
+
+def advice_rules(rules: Rules) -> Rules:
+    """The rules the dice advice is given for: the main board's when they offer one die, else the pub rule's."""
+    return rules if rules.offers_dice_choice else variant_rules(rules, "pub-allowed")
+
+
+def openings_part(rules: Rules) -> Part:
+    part = Part()
+    openings = part.table("opening-moves", pd.concat([opening_moves(rules, o) for o in ("win", "remaining-sum")],
+                                                     ignore_index=True))
+    s = Sentence()
+    if len(openings) == 0:
+        part.add(s.finding("openings", f"No roll of {dice_words(rules.dice, rules.sides)} has a legal move from the "
+                                       f"full board ({s(openings.count('openings'), integer)} opening moves), so there "
+                                       f"is no opening move to choose.", kind="text"))
+    chosen = advice_rules(rules)
+    advice = part.table("dice-advice", dice_advice(chosen))
+    s = Sentence()
+    boards = advice.count("boards")
+    if boards.value:
+        ones = advice.count("one_die_better", [("best", "==", "one die")])
+        when = ONE_DIE_WHEN[chosen.one_die]
+        whose = "" if chosen is rules else " under the pub rule"
+        text = (f"Where one die may be chosen ({when}{whose}), one die is the better roll "
+                + (f"on all {s(boards, counted('board'))}." if ones.value == boards.value else
+                   f"on {s(ones, integer)} of the {s(boards, counted('board'))}."))
+        s.quiet(ones)
+    else:
+        s.quiet(boards)
+        text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers one "
+                f"die.")
+    part.add(s.finding("dice-advice", text, kind="text"))
+    part.shown["advice_rules"] = chosen
+    return part
+
+
+# -- section 9: more tiles -------------------------------------------------------------------------------------------
+def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
+    """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
+    ``rules`` kept: sides, one-die rule): the chance of winning also as an exact fraction up to ``exact_up_to``
+    tiles. ``log`` (e.g. ``print``) hears about each size."""
+    rows = []
+    for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
+        game = replace(rules, tiles=n, dice=d)
+        row = {"dice": d, "dice_name": dice_words(d, game.sides), "tiles": n, "largest_roll": game.largest_roll}
+        for objective in OBJECTIVES:
+            exact = objective == "win" and n <= exact_up_to
+            value = solve(game, objective, exact=exact).value()
+            row[value_name(objective)] = float(value)
+            if objective == "win":
+                row["p_win_exact"] = fraction(value) if exact else ""
+        rows.append(row)
+        if log:
+            log(f"{dice_words(d, game.sides)}, {n} tiles: solved")
+    return pd.DataFrame(rows)
+
+
+def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
+    part = Part()
+    counts = tuple(dict.fromkeys((rules.dice, 3)))
+    table = part.table("more-tiles", more_tiles_table(rules, max_tiles, counts, log=progress))
+    s = Sentence()
+    clauses = []
+    for d in counts:
+        where = [("dice", "==", d)]
+        zero = table.fact(f"zero_tiles_{d}", "tiles", "list", [*where, ("p_win", "==", 0)])
+        largest = table.fact(f"largest_roll_{d}", "largest_roll", "max", where)
+        name = dice_words(d, rules.sides)
+        s.quiet(zero, largest)
+        below = [n for n in zero.value if n <= largest.value]
+        beyond = [n for n in zero.value if n > largest.value]
+        if not zero.value:
+            clauses.append(f"with {name} the box can be shut on every board of up to {plural(max_tiles, 'tile')}")
+            continue
+        parts = []
+        if below:
+            parts.append(f"on {_tile_counts(below)}")
+        if beyond:
+            parts.append(f"from {plural(beyond[0], 'tile')} on (a tile above the largest roll, {s(largest)}, can never "
+                         f"be shut)")
+        clauses.append(f"with {name} the chance of shutting the box is 0 " + " and ".join(parts))
+    text = "; ".join(clauses)
+    part.add(s.finding("more-tiles", text[0].upper() + text[1:] + ".", kind="text"))
+    s = Sentence()
+    trends = []
+    for d in counts:
+        where = [("dice", "==", d)]
+        first, last = (table.fact(f"p_win_{end}_{d}", "p_win", "first", where, [("tiles", order)])
+                       for end, order in (("first", "asc"), ("last", "desc")))
+        sum_first, sum_last = (table.fact(f"sum_{end}_{d}", "expected_remaining_sum", "first", where,
+                                          [("tiles", order)]) for end, order in (("first", "asc"), ("last", "desc")))
+        trends.append(f"{dice_words(d, rules.sides)}: the chance of winning goes from {s(first, percent(2))} at 1 "
+                      f"tile to {s(last, percent(2))} at {plural(max_tiles, 'tile')}, the expected sum left from "
+                      f"{s(sum_first, number(2))} to {s(sum_last, number(2))}")
+    part.add(s.finding("more-tiles-alt", "Two line charts against the number of tiles; " + "; ".join(trends) + ".",
+                       kind="alt"))
+    return part
+
+
+def _tile_counts(values) -> str:
+    """``13, 14 and 15 tiles``."""
+    return f"{listing([str(v) for v in values], most=8)} tile{'s' if len(values) != 1 else ''}"
+
+
+def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
+    """``make bench``'s path comparison (``data/bench/solve-times.csv``) as one row per board size: the median
+    seconds and the peak memory of each sweep (numpy, compiled, and the plain loop it is held against)."""
+    wide = measured.pivot(index="tiles", columns="sweep", values=["median_seconds", "peak_memory_gb"])
+    order = [s for s in ("numpy", "compiled", "plain loop") if s in set(measured["sweep"])]
+    table = pd.DataFrame({"tiles": wide.index, "boards": [1 << int(n) for n in wide.index]})
+    for sweep in order:
+        table[f"{sweep} seconds"] = wide["median_seconds"][sweep].to_numpy()
+    for sweep in order:
+        table[f"{sweep} peak GB"] = wide["peak_memory_gb"][sweep].to_numpy()
+    return table
+
+
+# -- the chapter ---------------------------------------------------------------------------------------------------
+def published_claims(rules: Rules, prices: Part) -> dict:
+    """What the engine computes for each published claim the chapter recomputes (``data/published/<stem>.csv``)."""
+    gap = prices["source-000-gap"].set_index("policy")["value"]
+    return {"riddler_value": float(solve(variant_rules(rules, "high-shut", 9), "win").value()),
+            "source000_rule": gap["sequence-count"], "source000_random": gap["random"]}
+
+
+def headline(rules: Rules, variants: Part, cards: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    table = variants["variants"]
+    nine = table[(table["variant"] == "all-dice") & (table["objective"] == "win") & (table["policy"] == "optimal")]
+    card = cards.findings["recommended-card"]
+    facts = {f.name: f for f in card.facts}
+    value = nine.loc[nine["tiles"] == rules.tiles, "value"].iloc[0]
+    return {f"optimal win, {rules.tiles} tiles": percent(2)(value), "strategy card": facts["card_card"].value,
+            "card loss": share(1)(facts["card_loss_percent"].value)}
+
+
+def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
+             card_lines: int = 3, card_objective: str = "win") -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    return [variants_part(rules, compare_tiles), prices_part(rules), mistakes_part(rules),
+            cards_part(rules, card_lines, card_objective, margin_percent), disagreements_part(rules),
+            endings_part(rules), ties_part(rules), openings_part(rules), more_tiles_part(rules, max_tiles)]
+
+
+__all__ = ["VARIANTS", "allowed_or_forced", "dice_advice", "disagreement_summary", "final_sum_table", "loss_summary",
+           "more_tiles_table", "opening_moves", "pairs_with_choice", "pipeline", "policy_prices", "solve_times",
+           "tie_break_distributions", "tie_break_table", "variant_rules", "variants_table"]
