@@ -296,6 +296,8 @@ def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact:
         mass = following
         ended += p_shut
     p_tie = mass[:, 2:].sum()
+    if not exact:  # a sum of float chances may overshoot [0, 1] by a rounding error
+        p_tie = min(max(float(p_tie), 0.0), 1.0)
     return PubResult(game, exact, scores, seat_tables, pd.DataFrame(rows), p_tie, later, x)
 
 
@@ -362,118 +364,3 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.
             f_high = f_high / 2 if side > 0 else f_high
             side = side + 1 if side > 0 else 1
     return FairBonus(x, fx, abs(fx) <= tolerance, calls)
-
-
-# -- beside the exact values: a simulation of whole rounds ---------------------------------------------------
-def seats_by_players(rules: Rules, scoring: str, shut_pays, players=range(2, 5), progress=None) -> pd.DataFrame:
-    """Each seat's expected winnings, chance of winning and of shutting the box, for each number of players
-    (floats, one row per (players, seat))."""
-    parts = []
-    for n in players:
-        seats = play(PubGame(rules, n, scoring, shut_pays), progress=progress).seats
-        parts.append(seats.astype({"expected_payoff": float, "p_win": float, "p_shut": float}).assign(players=n))
-        if progress:
-            progress(f"{n} players solved")
-    return pd.concat(parts, ignore_index=True)
-
-
-def two_games_table(result: PubResult) -> pd.DataFrame:
-    """Two players, two games: who finishes lower without stakes (:mod:`two_player`: a tie is no win, a shut
-    box does not end the round) against this game for stakes; the chance of each outcome in each."""
-    from .two_player import two_player_game
-
-    if result.game.players != 2:
-        raise RulesError(f"players must be 2 to compare with the two-player game, got {result.game.players}")
-    lower = two_player_game(result.game.rules, "beat")
-    tie = float(result.p_tie)
-    first, second = (float(p) - tie for p in result.seats["p_win"].iloc[:2])
-    return pd.DataFrame([
-        {"game": "who finishes lower, no stakes", "first_wins": float(lower.p_first_wins),
-         "tie": float(lower.p_tie), "second_wins": float(lower.p_second_wins)},
-        {"game": f"for stakes, shut box pays {float(result.shut_pays):g}", "first_wins": first, "tie": tie,
-         "second_wins": second}])
-
-
-def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, tolerance: float = 1e-9,
-                     progress=None) -> pd.DataFrame:
-    """The fair bonus (:func:`fair_shut_pays`) for each scoring and number of players: one row each, with
-    whether seat 1 is exactly even there and how many games were solved to find it. ``progress`` (e.g.
-    ``print``) hears about each game."""
-    rows = []
-    for scoring in scorings:
-        for n in players:
-            fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance)
-            rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
-                         "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
-            if progress:
-                found = "none up to the search's limit" if fair.shut_pays is None else f"{fair.shut_pays:.4f}"
-                progress(f"fair bonus, {n} players, {scoring} scoring: {found}")
-    return pd.DataFrame(rows)
-
-
-def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
-    """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
-    standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: the share of
-    split pots, ``attrs["rounds"]``: the rounds played."""
-    from .simulate import check_games, check_seed, simulate
-
-    rounds, seed = check_games(rounds), check_seed(seed)
-    game, scores = result.game, result.scores
-    n, m, x = game.players, scores.count, float(result.shut_pays)
-    rng = np.random.default_rng(seed)
-    best = np.full(rounds, m)
-    count = np.zeros(rounds, dtype=np.int64)
-    shut_by = np.zeros(rounds, dtype=np.int64)
-    finals = np.full((rounds, n), m + 1, dtype=np.int64)  # a seat that did not play never holds the best
-    for seat in range(1, n + 1):
-        at = np.flatnonzero(shut_by == 0)
-        best_at, count_at = best[at], count[at]  # the states before this seat plays (groups must not move)
-        for b, c in sorted(set(zip(best_at.tolist(), count_at.tolist(), strict=True))):
-            group = at[(best_at == b) & (count_at == c)]
-            outcome = simulate(result.seat_solution(seat, b, c), int(group.size), int(rng.integers(2**31)))
-            shut_by[group[outcome.won]] = seat
-            kept, ranks = group[~outcome.won], scores.rank[outcome.final_boards[~outcome.won]]
-            finals[kept, seat - 1] = ranks
-            best[kept[ranks < b]] = ranks[ranks < b]
-            count[kept[ranks < b]] = 1
-            count[kept[ranks == b]] += 1
-    payoff = np.zeros((rounds, n))
-    won = np.zeros((rounds, n), dtype=bool)
-    shut = shut_by > 0
-    for seat in range(1, n + 1):
-        mine = shut_by == seat
-        payoff[shut, seat - 1] = np.where(mine[shut], x * (n - 1), -x)
-        won[mine, seat - 1] = True
-    lowest = finals[~shut].min(axis=1)
-    in_best = finals[~shut] == lowest[:, None]
-    sharing = in_best.sum(axis=1)
-    payoff[~shut] = np.where(in_best, n / sharing[:, None] - 1, -1.0)
-    won[~shut] = in_best
-    table = pd.DataFrame([{"seat": seat, "mean_payoff": payoff[:, seat - 1].mean(),
-                           "payoff_se": payoff[:, seat - 1].std(ddof=1) / math.sqrt(rounds) if rounds > 1 else math.inf,
-                           "p_win": won[:, seat - 1].mean(), "p_shut": (shut_by == seat).mean()}
-                          for seat in range(1, n + 1)])
-    table.attrs["p_tie"] = float((sharing >= 2).sum() / rounds)
-    table.attrs["rounds"] = rounds
-    return table
-
-
-def rounds_against_exact(result: PubResult, simulated: pd.DataFrame) -> pd.DataFrame:
-    """The simulation of :func:`simulate_rounds` beside the exact values: each seat's mean winnings (normal
-    95% interval from its standard error) and the share of split pots (Wilson interval), with the z-score of
-    the gap. Columns: quantity, seat (0 for the split pots), simulated, exact, low, high, z."""
-    from .simulate import Z95, wilson_interval
-
-    rows = []
-    for mine, exact in zip(simulated.itertuples(), result.seats.itertuples(), strict=True):
-        se, exact_payoff = mine.payoff_se, float(exact.expected_payoff)
-        rows.append({"quantity": "winnings", "seat": mine.seat, "simulated": mine.mean_payoff, "exact": exact_payoff,
-                     "low": mine.mean_payoff - Z95 * se, "high": mine.mean_payoff + Z95 * se,
-                     "z": (mine.mean_payoff - exact_payoff) / se if se > 0 else 0.0})
-    rounds = simulated.attrs["rounds"]
-    split, p_split = round(simulated.attrs["p_tie"] * rounds), float(result.p_tie)
-    low, high = wilson_interval(split, rounds)
-    spread = math.sqrt(p_split * (1 - p_split) / rounds)
-    rows.append({"quantity": "split pots", "seat": 0, "simulated": split / rounds, "exact": p_split, "low": low,
-                 "high": high, "z": (split / rounds - p_split) / spread if spread else 0.0})
-    return pd.DataFrame(rows)

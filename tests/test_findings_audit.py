@@ -205,6 +205,8 @@ def _plain(value):
 def shown_matches(fact: dict) -> bool:
     """Whether the text shown for a fact is its value as its unit writes it."""
     shown, value, unit, decimals = fact["shown"], fact["value"], fact["unit"], fact.get("decimals")
+    if unit == "pp_abs":
+        return abs(float(shown.split()[0]) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
     if unit in ("percent", "pp", "number", "share", "hundredths"):
         if shown.startswith("<"):
             return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
@@ -282,7 +284,7 @@ def fact(record: dict, name: str):
 
 
 AUDITED = ("01-sequence-counts", "02-riddler-one-die", "03-open-and-shut", "04-game-space", "05-expected-cost-mdp",
-           "06-whole-map")
+           "06-whole-map", "07-pub-game")
 AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
                  phases=(Phase.explicit, Phase.generate),  # a failing draw is reported as drawn: no slow shrinking
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
@@ -471,6 +473,27 @@ def test_chapter_6(values, tmp_path_factory):
     audit("06-whole-map", values, tmp_path_factory,
           {"variants": variants_are_the_reference, "recommended-card": recommended_card_by_its_rule,
            "more-tiles": more_tiles_are_the_reference})
+
+
+# -- chapter 7 ---------------------------------------------------------------------------------------------
+def best_seat_by_its_winnings(record, tables, values, rules):
+    seats = tables["seats"]
+    assert abs(seats["expected_payoff"].sum()) < 1e-12  # the pot changes hands: payoffs add up to zero
+    if seats["expected_payoff"].max() - seats["expected_payoff"].min() > 1e-12:
+        best = int(seats.loc[seats["expected_payoff"].idxmax(), "seat"])
+        assert f"the best seat is **seat {best}**" in record["text"]
+    if rules.tiles <= 3 and values["players"] <= 3:
+        from reference_players import reference_round
+
+        expected = reference_round(rules, values["players"], values["scoring"], Fraction(values["shut_pays"]))
+        for seat, payoff in zip(seats["seat"], seats["expected_payoff"], strict=True):
+            assert same(payoff, float(expected["expected_payoff"][seat - 1]))
+
+
+@given(values=parameter_sets("07-pub-game"))
+@settings(AUDIT, max_examples=6)
+def test_chapter_7(values, tmp_path_factory):
+    audit("07-pub-game", values, tmp_path_factory, {"seats": best_seat_by_its_winnings})
 
 
 # -- chapter 2 ---------------------------------------------------------------------------------------------

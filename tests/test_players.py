@@ -7,7 +7,8 @@ import pytest
 from reference_players import reference_round
 
 from stb_core import Rules, RulesError
-from stb_core.players import PubGame, first_seat_payoff, play, simulate_rounds
+from stb_core.players import PubGame, first_seat_payoff, play
+from stb_core.sources.pub_game import simulate_rounds
 
 
 @pytest.mark.parametrize(("rules", "players", "scoring", "shut_pays"), [
@@ -61,7 +62,7 @@ def test_fair_bonus_makes_the_first_seat_even():
 def test_tables_across_players_and_games():
     """The per-players table repeats play() for each size; in each of the two two-player games the three
     outcomes cover every round exactly once."""
-    from stb_core.players import fair_bonus_table, seats_by_players, two_games_table
+    from stb_core.sources.pub_game import fair_bonus_table, seats_by_players, two_games_table
 
     rules = Rules(tiles=6)
     table = seats_by_players(rules, "sum", 2, range(2, 4))

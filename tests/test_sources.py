@@ -85,11 +85,25 @@ def test_source_003_game_space_counts():
     assert list(space.loc[~space["Redundant"], source_columns(rules)].columns)[:2] == ["X1", "X2"]
     groups = space.groupby("RivalGroup")
     assert (groups["Optimal"].any() | groups["Outcome"].first().eq("Loss")).all()  # every playable group has a best
-    strategy, with_choice, decisive = optimal_strategy(space)
+    strategy = optimal_strategy(space)
     best_after = space.groupby("RivalGroup")["PWinAfter"].max()
     assert (strategy["PWinAfter"].to_numpy() == best_after[strategy["RivalGroup"]].to_numpy()).all()
-    assert decisive <= with_choice == int((groups.size() > 1).sum())
     assert set(strategy["RivalGroup"]) == {g for g, rows in groups if rows["PWinAfter"].nunique() > 1}
+    decisive = space.loc[space["Decisive"], "RivalGroup"].nunique()
+    assert decisive == sum(rows["PWinAfter"].nunique() > 1 for _, rows in groups) < int((groups.size() > 1).sum())
+
+
+def test_game_space_codes_are_sets_past_nine_tiles_and_moves_keep_every_tile():
+    """From 10 tiles the source's digit codes would be ambiguous ("12": {12} or {1, 2}): sets instead; a move of
+    five tiles keeps all five in P1..P5."""
+    from stb_core.sources.game_space import move_width, open_code
+
+    assert open_code((1, 2), Rules(tiles=12)) == "{1, 2}" and open_code((1, 2), Rules()) == "12"
+    rules = Rules(tiles=8, win_at_most=10, dice=3)
+    assert move_width(rules) == 5
+    space = game_space(rules)
+    shut = space[[f"P{i}" for i in range(1, 6)]].notna().sum(axis=1)
+    assert (shut == space["Removed"].str.len()).all()  # every tile shut is written (tiles 1-8: one digit each)
 
 
 # -- source 004 -------------------------------------------------------------------------------------

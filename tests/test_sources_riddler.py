@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 
 from stb_core import Rules, solve
-from stb_core.sources.riddler import dice_choice_table, source_statements, sum_threshold
+from stb_core.sources.riddler import dice_choice_table, one_die_by_sum, source_statements, sum_threshold_of
 
 RIDDLER = Rules(tiles=9, one_die="high-shut")
 
@@ -20,7 +20,7 @@ def test_published_value_and_contrast():
 def test_dice_choice_table_covers_every_board_of_tiles_1_to_6():
     table = dice_choice_table(RIDDLER)
     assert len(table) == 63 and set(table["largest_tile"]) <= set(range(1, 7))
-    assert table["one_minus_two"].is_monotonic_decreasing
+    assert table["one_minus_all"].is_monotonic_decreasing
     # the board's value is the better of the two choices
     solution = solve(RIDDLER, "win")
     for row in table.itertuples():
@@ -32,14 +32,14 @@ def test_dice_choice_table_covers_every_board_of_tiles_1_to_6():
 
 def test_one_die_is_better_exactly_when_six_or_less_is_open():
     table = dice_choice_table(RIDDLER)
-    assert sum_threshold(table) == 6
+    assert sum_threshold_of(one_die_by_sum(table)) == 6
     assert ((table["open_sum"] <= 6) == (table["best"] == "one die")).all()
     # hence the pub rule "one die once the open tiles total 6 or less" is worth exactly as much
     assert solve(Rules(one_die="sum-le-6"), exact=True).value() == solve(RIDDLER, exact=True).value()
 
 
 def test_source_statements_are_mostly_wrong():
-    rows = source_statements(dice_choice_table(RIDDLER)).set_index("statement")
+    rows = source_statements(dice_choice_table(RIDDLER), RIDDLER).set_index("statement")
     assert list(rows["boards"]) == [8, 7]
     assert list(rows["true_on"]) == [1, 4]  # only {1, 2, 3}; two dice lose on {4}, {5}, {6}
     assert rows["exceptions"].iloc[1] == "{4}  {5}  {6}"

@@ -1,4 +1,4 @@
-"""The whole-map tables: variants, policy prices, disagreements, tie-breaks, scaling."""
+"""The whole-map tables (chapter 6): variants, policy prices, disagreements, tie-breaks, scaling."""
 
 from fractions import Fraction
 
@@ -6,7 +6,7 @@ import pytest
 from reference import reference_solver, reference_values
 
 from stb_core import Rules, RulesError, board_tiles, evaluate, solve
-from stb_core.variants import (
+from stb_core.sources.whole_map import (
     disagreement_summary,
     loss_summary,
     more_tiles_table,
@@ -20,23 +20,31 @@ from stb_core.variants import (
 
 
 def test_variants_table_forced_and_optional_agree_for_optimal_play():
-    table = variants_table(tiles=(7,)).set_index(["variant", "objective", "policy"])["value"]
+    table = variants_table(Rules(), tiles=(7,)).set_index(["variant", "objective", "policy"])["value"]
     for objective in ("win", "remaining-sum", "flipped-count"):
-        allowed = table[("one die allowed at 6 or less", objective, "optimal")]
-        assert allowed == pytest.approx(table[("one die forced at 6 or less", objective, "optimal")], abs=1e-12)
+        allowed = table[("pub-allowed", objective, "optimal")]
+        assert allowed == pytest.approx(table[("pub-forced", objective, "optimal")], abs=1e-12)
 
 
-def test_variants_with_one_die_are_the_same_game_as_two_dice_always():
-    """A one-die rule with one die is a no-op: the sweep over dice does not stop, the values coincide."""
-    table = variants_table(tiles=(6,), dice=1).set_index(["variant", "objective", "policy"])["value"]
+def test_variants_with_one_die_are_the_same_game_as_all_the_dice_always():
+    """A one-die rule with one die is a no-op: the sweep over dice does not stop, the values coincide; and the
+    variants are named for the dice of the run."""
+    table = variants_table(Rules(dice=1), tiles=(6,))
+    values = table.set_index(["variant", "objective", "policy"])["value"]
     for objective in ("win", "remaining-sum"):
-        assert table[("one die allowed at 6 or less", objective, "optimal")] == \
-            table[("two dice always", objective, "optimal")]
+        assert values[("pub-allowed", objective, "optimal")] == values[("all-dice", objective, "optimal")]
+    assert set(table.loc[table["variant"] == "all-dice", "variant_name"]) == {"one die always"}
+
+
+def test_variants_keep_the_runs_dice_and_sides():
+    rules = variant_rules(Rules(tiles=8, dice=3, sides=4, one_die="sum-le-6"), "high-shut", 10)
+    assert (rules.tiles, rules.dice, rules.sides, rules.one_die) == (10, 3, 4, "high-shut")
+    assert variant_rules(Rules(one_die="sum-le-6"), "all-dice").one_die == "never"
 
 
 def test_unknown_variant():
-    with pytest.raises(RulesError, match="variant must be one of two dice always"):
-        variant_rules("three dice sometimes")
+    with pytest.raises(RulesError, match="variant must be one of all-dice"):
+        variant_rules(Rules(), "three dice sometimes")
 
 
 def test_policy_prices_against_the_reference():
@@ -94,8 +102,16 @@ def test_tie_breaks_share_the_value_and_count_the_ties():
     assert spread["spread"].max() > 0  # the tie rule moves probability between final sums
 
 
+def test_more_tiles_keeps_the_sides():
+    """Four-sided dice: the table is the game of four-sided dice (the bug of the issue: six-sided values)."""
+    table = more_tiles_table(Rules(dice=3, sides=4), 8, dice=(3,)).set_index("tiles")
+    assert table.loc[8, "p_win"] == pytest.approx(float(solve(Rules(tiles=8, dice=3, sides=4)).value()), abs=1e-15)
+    assert table.loc[8, "p_win"] == pytest.approx(float(reference_values(Rules(tiles=8, dice=3, sides=4), "win")(
+        frozenset(range(1, 9)))), abs=1e-12)
+
+
 def test_more_tiles_zero_beyond_twelve_with_two_dice():
-    table = more_tiles_table(14, dice=(2, 3))
+    table = more_tiles_table(Rules(), 14, dice=(2, 3))
     two = table[table["dice"] == 2].set_index("tiles")
     assert (two.loc[13:, "p_win"] == 0).all() and (two.loc[:12, "p_win_exact"] != "").all()
     assert float(Fraction(two.loc[9, "p_win_exact"])) == pytest.approx(two.loc[9, "p_win"], abs=1e-15)

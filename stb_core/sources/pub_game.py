@@ -1,0 +1,410 @@
+"""Chapter 7, the pub game for stakes: its tables, its findings and a simulation of whole rounds, from the game
+and its backward induction in :mod:`stb_core.players`.
+
+Also here, for the comparison the chapter draws for two players: the simpler game of the previous edition, *who
+finishes lower* -- two players, one turn each to the end of the game; the lower sum left open wins, equal sums
+tie. The second player knows the sum ``t`` to beat and plays to maximise ``P(s2 < t)`` (goal ``beat``) or
+``P(s2 <= t)`` (goal ``tie-or-beat``): a terminal utility of the final sum, solved by the same Bellman sweep as
+every built-in objective. Playing that way from the full board gives, for each ``t``,
+
+    L(t) = P(s2 < t),   E(t) = P(s2 = t),   G(t) = P(s2 > t).
+
+The first player, knowing this, maximises the chance of winning outright, the terminal utility ``u1(s) = G(s)``.
+Then ``P(first wins) = sum_s P1(s) G(s)``, ``P(tie) = sum_s P1(s) E(s)`` with ``P1`` the first player's
+final-sum distribution, and the second wins the rest.
+
+The chapter's parts, in page order: :func:`seats_part`, :func:`two_games_part`, :func:`players_part`,
+:func:`fair_part`, :func:`first_seat_part` and :func:`simulation_part`; :func:`pipeline` runs them all.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import choice_disagreements
+from ..evaluate import final_sum_distribution
+from ..objectives import custom_objective
+from ..players import SCORINGS, PubGame, PubResult, fair_shut_pays, play
+from ..rules import Rules, RulesError
+from ..solve import Solution, solve
+from .findings import Part, Sentence, Table, derived
+from .words import counted, listing, number, percent, points
+
+# -- who finishes lower: the previous edition's two-player game -----------------------------------------------
+SECOND_GOALS = ("beat", "tie-or-beat")
+
+
+def second_player_objective(target: int, goal: str = "beat"):
+    """The second player's objective facing a first-player sum of ``target``."""
+    if goal not in SECOND_GOALS:
+        raise RulesError(f"goal must be one of {', '.join(SECOND_GOALS)}; got {goal!r}")
+    if goal == "beat":
+        return custom_objective(f"beat {target}", of_sum=lambda s: s < target)
+    return custom_objective(f"tie or beat {target}", of_sum=lambda s: s <= target)
+
+
+def second_player_table(rules: Rules, goal: str = "beat", exact: bool = False) -> pd.DataFrame:
+    """For each sum ``t`` the first player may leave: the second player's chances of finishing below,
+    equal to and above ``t`` when playing for ``goal``."""
+    rows = []
+    for target in range(rules.total + 1):
+        sol = solve(rules, second_player_objective(target, goal), exact=exact)
+        dist = final_sum_distribution(rules, solution=sol)
+        below = sum((p for s, p in dist.items() if s < target), start=0)
+        equal = dist.get(target, 0)
+        rows.append({"target": target, "p_below": below, "p_equal": equal, "p_above": 1 - below - equal})
+    return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class TwoPlayerResult:
+    """Exact outcome of the two-player game under one rules value."""
+
+    rules: Rules
+    goal: str
+    p_first_wins: object
+    p_tie: object
+    p_second_wins: object
+    second: pd.DataFrame          # second_player_table
+    first: Solution               # the first player's optimal solution
+    first_distribution: dict      # the first player's final-sum distribution
+
+    @property
+    def second_advantage(self):
+        """How much going second is worth: P(second wins) - P(first wins)."""
+        return self.p_second_wins - self.p_first_wins
+
+
+def two_player_game(rules: Rules, goal: str = "beat", exact: bool = False) -> TwoPlayerResult:
+    """Solve the two-player game described in the module docstring."""
+    second = second_player_table(rules, goal, exact)
+    above = dict(zip(second["target"], second["p_above"], strict=True))
+    equal = dict(zip(second["target"], second["p_equal"], strict=True))
+    first_objective = custom_objective("first player wins", of_sum=lambda s: above[s])
+    first = solve(rules, first_objective, exact=exact)
+    dist = final_sum_distribution(rules, solution=first)
+    p_first = sum((p * above[s] for s, p in dist.items()), start=0)
+    p_tie = sum((p * equal[s] for s, p in dist.items()), start=0)
+    return TwoPlayerResult(rules, goal, p_first, p_tie, 1 - p_first - p_tie, second, first, dist)
+
+
+
+# -- beside the exact values: a simulation of whole rounds ---------------------------------------------------
+def seats_by_players(rules: Rules, scoring: str, shut_pays, players=range(2, 5), progress=None) -> pd.DataFrame:
+    """Each seat's expected winnings, chance of winning and of shutting the box, for each number of players
+    (floats, one row per (players, seat))."""
+    parts = []
+    for n in players:
+        seats = play(PubGame(rules, n, scoring, shut_pays), progress=progress).seats
+        parts.append(seats.astype({"expected_payoff": float, "p_win": float, "p_shut": float}).assign(players=n))
+        if progress:
+            progress(f"{n} players solved")
+    return pd.concat(parts, ignore_index=True)
+
+
+def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, tolerance: float = 1e-9,
+                     progress=None) -> pd.DataFrame:
+    """The fair bonus (:func:`fair_shut_pays`) for each scoring and number of players: one row each, with
+    whether seat 1 is exactly even there and how many games were solved to find it. ``progress`` (e.g.
+    ``print``) hears about each game."""
+    rows = []
+    for scoring in scorings:
+        for n in players:
+            fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance)
+            rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
+                         "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
+            if progress:
+                found = "none up to the search's limit" if fair.shut_pays is None else f"{fair.shut_pays:.4f}"
+                progress(f"fair bonus, {n} players, {scoring} scoring: {found}")
+    return pd.DataFrame(rows)
+
+
+def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
+    """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
+    standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: the share of
+    split pots, ``attrs["rounds"]``: the rounds played."""
+    from ..simulate import check_games, check_seed, simulate
+
+    rounds, seed = check_games(rounds), check_seed(seed)
+    game, scores = result.game, result.scores
+    n, m, x = game.players, scores.count, float(result.shut_pays)
+    rng = np.random.default_rng(seed)
+    best = np.full(rounds, m)
+    count = np.zeros(rounds, dtype=np.int64)
+    shut_by = np.zeros(rounds, dtype=np.int64)
+    finals = np.full((rounds, n), m + 1, dtype=np.int64)  # a seat that did not play never holds the best
+    for seat in range(1, n + 1):
+        at = np.flatnonzero(shut_by == 0)
+        best_at, count_at = best[at], count[at]  # the states before this seat plays (groups must not move)
+        for b, c in sorted(set(zip(best_at.tolist(), count_at.tolist(), strict=True))):
+            group = at[(best_at == b) & (count_at == c)]
+            outcome = simulate(result.seat_solution(seat, b, c), int(group.size), int(rng.integers(2**31)))
+            shut_by[group[outcome.won]] = seat
+            kept, ranks = group[~outcome.won], scores.rank[outcome.final_boards[~outcome.won]]
+            finals[kept, seat - 1] = ranks
+            best[kept[ranks < b]] = ranks[ranks < b]
+            count[kept[ranks < b]] = 1
+            count[kept[ranks == b]] += 1
+    payoff = np.zeros((rounds, n))
+    won = np.zeros((rounds, n), dtype=bool)
+    shut = shut_by > 0
+    for seat in range(1, n + 1):
+        mine = shut_by == seat
+        payoff[shut, seat - 1] = np.where(mine[shut], x * (n - 1), -x)
+        won[mine, seat - 1] = True
+    lowest = finals[~shut].min(axis=1)
+    in_best = finals[~shut] == lowest[:, None]
+    sharing = in_best.sum(axis=1)
+    payoff[~shut] = np.where(in_best, n / sharing[:, None] - 1, -1.0)
+    won[~shut] = in_best
+    table = pd.DataFrame([{"seat": seat, "mean_payoff": payoff[:, seat - 1].mean(),
+                           "payoff_se": payoff[:, seat - 1].std(ddof=1) / math.sqrt(rounds) if rounds > 1 else math.inf,
+                           "p_win": won[:, seat - 1].mean(), "p_shut": (shut_by == seat).mean()}
+                          for seat in range(1, n + 1)])
+    table.attrs["p_tie"] = float((sharing >= 2).sum() / rounds)
+    table.attrs["rounds"] = rounds
+    return table
+
+
+def rounds_against_exact(result: PubResult, simulated: pd.DataFrame) -> pd.DataFrame:
+    """The simulation of :func:`simulate_rounds` beside the exact values: each seat's mean winnings (normal
+    95% interval from its standard error) and the share of split pots (Wilson interval), with the z-score of
+    the gap. Columns: quantity, seat (0 for the split pots), simulated, exact, low, high, z."""
+    from ..simulate import Z95, wilson_interval
+
+    rows = []
+    for mine, exact in zip(simulated.itertuples(), result.seats.itertuples(), strict=True):
+        se, exact_payoff = mine.payoff_se, float(exact.expected_payoff)
+        rows.append({"quantity": "winnings", "seat": mine.seat, "simulated": mine.mean_payoff, "exact": exact_payoff,
+                     "low": mine.mean_payoff - Z95 * se, "high": mine.mean_payoff + Z95 * se,
+                     "z": (mine.mean_payoff - exact_payoff) / se if se > 0 else 0.0})
+    rounds = simulated.attrs["rounds"]
+    split, p_split = round(simulated.attrs["p_tie"] * rounds), float(result.p_tie)
+    low, high = wilson_interval(split, rounds)
+    spread = math.sqrt(max(p_split * (1 - p_split), 0.0) / rounds)
+    rows.append({"quantity": "split pots", "seat": 0, "simulated": split / rounds, "exact": p_split, "low": low,
+                 "high": high, "z": (split / rounds - p_split) / spread if spread else 0.0})
+    return pd.DataFrame(rows)
+
+
+# -- the chapter's parts ---------------------------------------------------------------------------------------
+EXACT_MAX_TILES = 9  # exact fractions for the seats' winnings up to this many tiles (sum scoring, or two players)
+
+
+def the_game(rules: Rules, players: int, scoring: str, shut_pays: float) -> tuple[PubGame, bool]:
+    """The game of this run, and whether it is solved in exact fractions (a whole-number bonus, up to 9 tiles,
+    sum scoring or two players)."""
+    bonus = int(shut_pays) if float(shut_pays) == int(shut_pays) else shut_pays
+    exact = isinstance(bonus, int) and rules.tiles <= EXACT_MAX_TILES and (scoring == "sum" or players == 2)
+    return PubGame(rules, players, scoring, bonus), exact
+
+
+def stakes(x) -> str:
+    """Winnings in per cent of a stake, signed: ``+3.21% of a stake``."""
+    return points(2, "% of a stake", signed=True)(x)
+
+
+stakes.unit = "hundredths"
+stakes.decimals = 2
+
+
+def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progress=None) -> Part:
+    """Each seat's expected winnings, chance of winning and of shutting the box, and the chance the pot is split."""
+    part = Part()
+    game, exact = the_game(rules, players, scoring, shut_pays)
+    result = play(game, exact=exact, progress=progress)
+    part.shown["result"], part.shown["exact"] = result, exact
+    seats = result.seats.copy()
+    short = exact and all(len(str(Fraction(v))) <= 24 for v in seats["expected_payoff"])
+    table = seats.assign(**{c: seats[c].astype(float) for c in ("expected_payoff", "p_win", "p_shut")})
+    table["seat"] = table["seat"].astype(int)
+    if short:
+        table["exact"] = [str(Fraction(v)) for v in seats["expected_payoff"]]
+    table["p_split_pot"] = float(result.p_tie)
+    seats_table = part.table("seats", table)
+    s = Sentence()
+    best = {c: seats_table.fact(f"best_{c}", c, "first", order=[("expected_payoff", "desc"), ("seat", "asc")])
+            for c in ("seat", "expected_payoff")}
+    worst = {c: seats_table.fact(f"worst_{c}", c, "first", order=[("expected_payoff", "asc"), ("seat", "asc")])
+             for c in ("seat", "expected_payoff")}
+    split = seats_table.fact("split", "p_split_pot", "max")
+    even = s.quiet(best["expected_payoff"], worst["expected_payoff"],
+                   derived("all_even", "equal", best["expected_payoff"], worst["expected_payoff"]))
+    setting = f"With {players} players ({scoring} scoring, a shut box paid {float(shut_pays):g})"
+    if even.value:
+        text = f"{setting}, every seat is worth the same: {s(best['expected_payoff'], stakes)} per round."
+    else:
+        text = (f"{setting}, the best seat is **seat {s(best['seat'])}**, worth {s(best['expected_payoff'], stakes)} "
+                f"per round; the worst is seat {s(worst['seat'])}, {s(worst['expected_payoff'], stakes)}.")
+    text += f" The pot is split in {s(split, percent(2))} of rounds."
+    part.add(s.finding("seats", text))
+    return part
+
+
+def two_games_table(result: PubResult) -> pd.DataFrame:
+    """Two players, two games: who finishes lower without stakes (a tie is no win, a shut box does not end the
+    round) against this game for stakes; the chance of each outcome in each."""
+    if result.game.players != 2:
+        raise RulesError(f"players must be 2 to compare with the two-player game, got {result.game.players}")
+    lower = two_player_game(result.game.rules, "beat")
+    tie = float(result.p_tie)
+    first, second = (float(p) - tie for p in result.seats["p_win"].iloc[:2])
+    return pd.DataFrame([
+        {"game": "who finishes lower, no stakes", "first_wins": float(lower.p_first_wins),
+         "tie": float(lower.p_tie), "second_wins": float(lower.p_second_wins)},
+        {"game": f"for stakes, shut box pays {float(result.shut_pays):g}", "first_wins": first, "tie": tie,
+         "second_wins": second}])
+
+
+def two_games_part(seats: Part) -> Part:
+    """For two players with sum scoring: the same two players without stakes, who finishes lower."""
+    part = Part()
+    result = seats["result"]
+    if result.game.players != 2 or result.game.scoring != "sum":
+        return part
+    table = part.table("two-games", two_games_table(result))
+    s = Sentence()
+    lower = {c: table.cell(f"lower_{c}", c, game="who finishes lower, no stakes")
+             for c in ("first_wins", "tie", "second_wins")}
+    game = table.frame["game"].iloc[1]
+    staked = {c: table.cell(f"stakes_{c}", c, game=game) for c in ("first_wins", "second_wins")}
+    advantage = derived("second_minus_first", "difference", lower["second_wins"], lower["first_wins"])
+    compared = s.quiet(derived("second_against_first", "relation", lower["second_wins"], lower["first_wins"]))
+    going = {"more": "gains", "less": "costs", "the same": "neither gains nor costs"}[compared.value]
+    size = f" {s(advantage, _abs_points)}" if compared.value != "the same" else ""
+    s.quiet(advantage)
+    part.add(s.finding("two-games", f"Who finishes lower: the first player wins {s(lower['first_wins'], percent(3))}, "
+                                    f"ties {s(lower['tie'], percent(3))} and loses "
+                                    f"{s(lower['second_wins'], percent(3))}, so going second {going}{size}. For stakes "
+                                    f"the first player wins outright {s(staked['first_wins'], percent(2))} of rounds "
+                                    f"and the second {s(staked['second_wins'], percent(2))}.", kind="text"))
+    return part
+
+
+def _abs_points(x) -> str:
+    """A difference of probabilities without its sign, in percentage points."""
+    return f"{abs(100 * float(x)):.3f} percentage points"
+
+
+_abs_points.unit = "pp_abs"
+_abs_points.decimals = 3
+
+
+def players_part(rules: Rules, scoring: str, shut_pays: float, max_players: int, progress=None) -> Part:
+    """Each seat's winnings for 2 up to ``max_players`` players."""
+    part = Part()
+    game, _ = the_game(rules, 2, scoring, shut_pays)
+    table = part.table("seats-by-players", seats_by_players(rules, scoring, game.shut_pays, range(2, max_players + 1),
+                                                            progress=progress))
+    s = Sentence()
+    shown = []
+    for n in range(2, max_players + 1):
+        first = table.cell(f"seat_1_with_{n}", "expected_payoff", players=n, seat=1)
+        shown.append(f"{n} players: seat 1 {s(first, stakes)}")
+    part.add(s.finding("players-alt", "Line chart: expected winnings against seat, one line per number of players; "
+                                      + "; ".join(shown) + ".", kind="alt"))
+    return part
+
+
+def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
+    """The bonus for a shut box that makes the first seat's winnings zero, for each scoring and number of players."""
+    part = Part()
+    fair = fair_bonus_table(rules, range(2, max_players + 1), progress=progress)
+    fair["below_one"] = fair["fair_shut_pays"].map(lambda x: x is not None and x < 1)
+    fair["found"] = fair["fair_shut_pays"].map(lambda x: x is not None)
+    table = part.table("fair-bonus", fair)
+    s = Sentence()
+    shown = []
+    for row in fair.itertuples():
+        if row.found:
+            value = table.cell(f"fair_{row.scoring}_{row.players}", "fair_shut_pays", scoring=row.scoring,
+                               players=row.players)
+            shown.append(f"{row.scoring}, {row.players} players: {s(value, number(3))}")
+        else:
+            s.quiet(table.cell(f"found_{row.scoring}_{row.players}", "found", scoring=row.scoring, players=row.players))
+            shown.append(f"{row.scoring}, {row.players} players: none found")
+    part.add(s.finding("fair-alt", "Line chart of the fair bonus against players: " + "; ".join(shown) + ".",
+                       kind="alt"))
+    s = Sentence()
+    below = s.quiet(table.fact("sum_below_one", "below_one", "all", [("scoring", "==", "sum")]))
+    text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
+            "bonus below 1)." if below.value else
+            "The fair bonus is not below 1 for every number of players with sum scoring.")
+    part.add(s.finding("fair", text, kind="text"))
+    jumps = fair[fair["found"] & ~fair["exactly_even"]]
+    if len(jumps):
+        s = Sentence()
+        where = [("found", "==", True), ("exactly_even", "==", False)]
+        listed = table.fact("jumps", "players", "list", where)
+        scorings = table.fact("jump_scorings", "scoring", "list", where)
+        s.quiet(listed, scorings)
+        places = listing([f"{n} players ({sc})" for n, sc in zip(listed.value, scorings.value, strict=True)])
+        part.add(s.finding("fair-jumps", f"At {places} no bonus makes the first seat exactly even: its winnings jump "
+                                         f"across zero where a later seat switches strategy; the table gives the bonus "
+                                         f"at the jump.", kind="text"))
+    return part
+
+
+def first_seat_part(rules: Rules, seats: Part) -> Part:
+    """Where the first seat's best move differs from solo play for the least expected sum."""
+    part = Part()
+    result = seats["result"]
+    first = result.seat_solution(1)
+    changes = choice_disagreements(first, solve(rules, "remaining-sum"))
+    table = part.table("strategy-changes", changes.sort_values("loss_for_a", ascending=False, kind="stable")
+                       .reset_index(drop=True))
+    s = Sentence()
+    count = table.count("pairs")
+    if count.value:
+        top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
+               for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
+        text = (f"The first seat plays differently from solo play at {s(count, counted('(board, roll) pair'))}. The "
+                f"costliest to get wrong: open {s(top['board'])} with a roll of {s(top['roll'])}, where it shuts "
+                f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
+    else:
+        s.quiet(count)
+        text = "The first seat plays exactly the solo least-expected-sum strategy here."
+    part.add(s.finding("first-seat", text))
+    return part
+
+
+def simulation_part(seats: Part, rounds: int, seed: int) -> Part:
+    """Whole rounds played seat by seat with every seat's strategy (seeded), beside the exact values."""
+    part = Part()
+    result = seats["result"]
+    simulated = simulate_rounds(result, rounds, seed)
+    exact = seats["seats"][["seat", "expected_payoff"]]
+    part.table("simulation", simulated.merge(exact, on="seat"))
+    part.shown["simulated"] = simulated
+    part.shown["against_exact"] = rounds_against_exact(result, simulated)
+    table = Table("seats", seats["seats"])
+    s = Sentence()
+    shown = [f"seat {row.seat}: {s(table.cell(f'seat_{row.seat}', 'expected_payoff', seat=row.seat), stakes)}"
+             for row in seats["seats"].itertuples()]
+    part.add(s.finding("simulation-alt", "Dot plot with intervals, one row per seat: " + "; ".join(shown) + ".",
+                       kind="alt"))
+    return part
+
+
+def headline(seats: Part, fair: Part, max_players: int) -> dict:
+    """The numbers the index shows for this chapter."""
+    table = seats["seats"]
+    best = table.sort_values(["expected_payoff", "seat"], ascending=[False, True], kind="stable").iloc[0]
+    fair_four = fair["fair-bonus"].set_index(["scoring", "players"]).loc[("sum", min(4, max_players)), "fair_shut_pays"]
+    fair_shown = "none" if fair_four is None or pd.isna(fair_four) else number(3)(fair_four)
+    return {"best seat": f"seat {int(best['seat'])}",
+            "seat 1 winnings": number(4, signed=True)(table.loc[0, "expected_payoff"]),
+            f"fair bonus, {min(4, max_players)} players, sum": fair_shown}
+
+
+def pipeline(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: float = 1.0, max_players: int = 4,
+             rounds: int = 100_000, seed: int = 1) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    seats = seats_part(rules, players, scoring, shut_pays)
+    return [seats, two_games_part(seats), players_part(rules, scoring, shut_pays, max_players),
+            fair_part(rules, max_players), first_seat_part(rules, seats), simulation_part(seats, rounds, seed)]
