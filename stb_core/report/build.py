@@ -3,40 +3,58 @@
 ``python -m stb_core.report`` (``make report``) runs every chapter of :mod:`stb_core.report.catalogue` with its
 default parameters and writes ``report/<stem>.html`` and the executed ``report/notebooks/<stem>.ipynb``;
 ``--notebook STEM -p name value ...`` (``make notebook``) reruns one notebook with other parameters into
-``report/runs/<run>.html``, named after them; it never touches the default report (the default parameters are
-refused: that is ``make report``). ``report/`` also gets every table and figure file the pages link to, the
-position explorer and the assets (CSS, script, MathJax 3 with its SVG output, which needs no font files), so
-the folder travels whole and opens from ``file://`` with the network off.
+``report/runs/<run>.html``, named after them; it never touches the default report's files (the default parameters
+are refused: that is ``make report``). ``report/`` also gets every table and figure file the pages link to, the
+position explorer and the assets (CSS, script, MathJax 3 with its SVG output, which needs no font files), so the
+folder travels whole and opens from ``file://`` with the network off.
 
-Before any kernel starts, parameters are checked against the notebook's declared domain (one line naming the
-parameter and what is allowed, exit 2). Each notebook runs in a staging folder (``report/.build/``): its
-tables, figures and executed notebook move into place only when it succeeds, so a failed run overwrites
-nothing already built, and the staging folder is removed at the end (and, from a killed build, at the next
-start). Kernel chatter goes to a log in the staging folder, shown only when a kernel fails; progress lines a
-notebook reports (``Page.progress``) are printed as they come.
+**Before any work** the parameters are checked against the notebook's declared domain (one line naming the
+parameter and what is allowed, exit 2), and a run estimated to take more than a minute says so.
+
+**One build at a time.** A build holds a lock on the report folder (``flock`` on the folder itself: no lock file
+is left behind); a second build started meanwhile says it is waiting and starts when the first ends.
+
+**Staging and an atomic publish.** Each notebook runs in a process of its own (:mod:`stb_core.report.run`, its own
+process group) into the build's staging folder, ``report/.build-<pid>/<run>/``; its page is rendered there too.
+Only a run that succeeded is published, one folder or file at a time, each by a rename: a table or figure folder
+replaces the old one in two renames (the old one set aside as ``.<name>.old``, then removed), a page or notebook
+file in one. A build killed at any instant leaves each published folder either old or new and whole; the next
+build puts back a folder set aside but not replaced, and removes leftover staging. Shared files -- the index, the
+explorer, the assets -- are written last.
+
+**Interrupts stop.** Ctrl-C or SIGTERM stops the running kernels (their process groups are signalled), starts no
+further notebook, removes the staging folder and says exactly which runs were published. A build whose parent
+(``make``) dies gets SIGTERM and stops the same way. Kernel chatter goes to a log in the staging folder, shown only
+when a kernel fails; progress lines a notebook reports (``Page.progress``) are printed as they come.
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import html
+import json
 import os
 import re
 import shutil
+import signal
+import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
-from .paths import NOTEBOOK_DIR, TEMPLATES, output_root, report_dir, write_text
+from .paths import TEMPLATES, output_root, report_dir, write_text
 from .present import prose_inline
+from .run import die_with_parent
 
 ASSETS = "assets"
+STAGING_PREFIX = ".build-"
+OLD_SUFFIX = ".old"
 
 
 class ReportError(Exception):
@@ -81,7 +99,7 @@ def defaults_of(stem: str) -> dict:
 
 def plan(stem: str | None, pairs: list[tuple[str, str]]) -> list[Job]:
     """The runs to do; raises :class:`ReportError` for an unknown notebook, an unknown or out-of-domain
-    parameter, or a rerun with the default parameters -- before any work."""
+    parameter, a parameter given twice, or a rerun with the default parameters -- before any work."""
     if stem is None:
         if pairs:
             raise ReportError("parameters (-p) need one notebook: add --notebook STEM")
@@ -108,25 +126,80 @@ def plan(stem: str | None, pairs: list[tuple[str, str]]) -> list[Job]:
     return [Job(chapter(stem), {k: v for k, v in values.items() if defaults.get(k) != v}, run)]
 
 
+# -- one build at a time, and what a killed build left behind ---------------------------------------------------
+class ReportLock:
+    """An exclusive lock on the report folder (``flock`` on the folder itself, so no lock file is left behind);
+    a build that finds it taken says so and waits."""
+
+    def __init__(self, log=print):
+        self.log, self.fd = log, None
+
+    def __enter__(self) -> ReportLock:
+        folder = report_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        self.fd = os.open(folder, os.O_RDONLY)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.log(f"another build of {folder} is running; waiting for it to finish ...", flush=True)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.fd is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+def published_roots() -> list[Path]:
+    """The folders whose entries a build replaces (and a killed build may have left half-replaced)."""
+    return [output_root() / "data", output_root() / "figures", report_dir() / "data", report_dir() / "figures",
+            report_dir() / "runs", report_dir() / "notebooks", report_dir()]
+
+
+def recover() -> None:
+    """Undo what a killed build left (called under the lock, before any work): a folder set aside as
+    ``.<name>.old`` goes back where it was if its replacement never arrived (else it is removed); staging folders
+    and temporary files of earlier builds are removed."""
+    for root in published_roots():
+        if not root.is_dir():
+            continue
+        for entry in root.iterdir():
+            name = entry.name
+            if name.startswith(".") and name.endswith(OLD_SUFFIX):
+                target = root / name[1:-len(OLD_SUFFIX)]
+                if target.exists():
+                    _remove(entry)
+                else:
+                    entry.rename(target)
+            elif name.startswith(".") and (name.endswith(".tmp") or name.startswith(STAGING_PREFIX)):
+                _remove(entry)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
+def replace_path(new: Path, target: Path) -> None:
+    """Put ``new`` (a file or a folder) where ``target`` is: a file in one rename; a folder in two (the old one set
+    aside as ``.<name>.old``, the new one renamed in, the old one removed), so that at every instant either the
+    old or the new folder is whole (:func:`recover` finishes a replacement a kill interrupted)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if new.is_file() or not target.exists():
+        os.replace(new, target)
+        return
+    old = target.with_name(f".{target.name}{OLD_SUFFIX}")
+    _remove(old)
+    os.replace(target, old)
+    os.replace(new, target)
+    _remove(old)
+
+
 # -- running ----------------------------------------------------------------------------------------------
-def _kernel_manager(log: Path, env: dict):
-    """A kernel manager whose kernel writes its own chatter (TCP warnings, shutdown interrupts) to ``log``
-    and gets ``env`` added to its environment."""
-    from jupyter_client.manager import AsyncKernelManager
-
-    class QuietKernelManager(AsyncKernelManager):
-        async def _async_launch_kernel(self, kernel_cmd, **kw):
-            handle = open(log, "ab")  # noqa: SIM115 -- kept open for the kernel's lifetime
-            kw["stdout"] = kw["stderr"] = handle
-            kw["env"] = {**kw.get("env", os.environ), **env}
-            try:
-                return await super()._async_launch_kernel(kernel_cmd, **kw)
-            finally:
-                handle.close()  # the kernel process has its own copy
-
-    return QuietKernelManager
-
-
 class _Progress(threading.Thread):
     """Print the lines a running notebook appends to its progress file."""
 
@@ -149,34 +222,57 @@ class _Progress(threading.Thread):
         return len(lines)
 
 
-def execute(job: Job, staging: Path, label: str = "", log=print) -> Path:
-    """Run the notebook with papermill into ``staging`` (outputs, executed notebook); return its folder."""
-    import papermill
+@dataclass
+class Running:
+    """A notebook running in its own process group, with its staging folder and progress watcher."""
 
+    job: Job
+    label: str
+    folder: Path
+    process: subprocess.Popen
+    watcher: _Progress
+    started: float
+
+
+def start(job: Job, staging: Path, label: str, log) -> Running:
+    """Start the notebook of ``job`` in a process of its own (a new process group) staging into ``staging``."""
     folder = staging / job.run
     shutil.rmtree(folder, ignore_errors=True)
     (folder / "out").mkdir(parents=True)
-    kernel_log, progress = folder / "kernel.log", folder / "progress.txt"
-    env = {"STB_OUTPUT_ROOT": str(folder / "out"), "STB_PROGRESS_FILE": str(progress), "MPLBACKEND": "agg"}
-    watcher = _Progress(progress, f"{label} {job.run}:", log)
+    (folder / "runtime").mkdir()
+    spec = folder / "job.json"
+    spec.write_text(json.dumps({"stem": job.stem, "run": job.run, "parameters": job.parameters,
+                                "folder": str(folder)}), encoding="utf-8")
+    watcher = _Progress(folder / "progress.txt", f"{label} {job.run}:", log)
     watcher.start()
+    runtime = str(folder / "runtime")  # kernel connection files (jupyter_client writes them to TMPDIR) go here
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": runtime, "TMPDIR": runtime, "PYTHONUNBUFFERED": "1"}
+    with open(folder / "runner.log", "wb") as out:
+        process = subprocess.Popen([sys.executable, "-m", "stb_core.report.run", str(spec)], stdout=out,
+                                   stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    return Running(job, label, folder, process, watcher, time.perf_counter())
+
+
+def stop(running: list[Running], grace: float = 5.0) -> None:
+    """Stop running notebooks at once: SIGTERM to each process group, SIGKILL to what is left after ``grace``."""
+    for r in running:
+        _signal_group(r.process, signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    for r in running:
+        try:
+            r.process.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        _signal_group(r.process, signal.SIGKILL)
+        r.process.wait()
+        r.watcher.done.set()
+
+
+def _signal_group(process: subprocess.Popen, sig: int) -> None:
     try:
-        papermill.execute_notebook(
-            str(NOTEBOOK_DIR / f"{job.stem}.ipynb"), str(folder / "executed.ipynb"), parameters=job.parameters,
-            kernel_name="python3", cwd=str(NOTEBOOK_DIR), progress_bar=False, log_output=False,
-            kernel_manager_class=_kernel_manager(kernel_log, env),
-        )
-    except papermill.PapermillExecutionError as error:
-        raise NotebookFailed(f"{job.run} failed in cell {error.exec_count}: {error.ename}: "
-                             f"{error.evalue.splitlines()[0] if error.evalue else ''}") from None
-    except RuntimeError as error:  # the kernel died or would not start: show what it said
-        chatter = kernel_log.read_text(errors="replace")[-2000:] if kernel_log.exists() else ""
-        raise NotebookFailed(f"{job.run}: the kernel failed: {error}\n{chatter}") from None
-    finally:
-        watcher.done.set()
-        watcher.join()
-    _make_reproducible(folder / "executed.ipynb")
-    return folder
+        os.killpg(process.pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _make_reproducible(path: Path) -> None:
@@ -196,40 +292,21 @@ def _make_reproducible(path: Path) -> None:
     nbformat.write(notebook, path)
 
 
-def _replace_tree(source: Path, target: Path) -> None:
-    """Put ``source`` where ``target`` is (the old one removed only once the new one is in place)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    old = target.with_name(f".{target.name}.old")
-    shutil.rmtree(old, ignore_errors=True)
-    if target.exists():
-        target.rename(old)
-    shutil.move(str(source), str(target))
-    shutil.rmtree(old, ignore_errors=True)
-
-
 def publish(job: Job, folder: Path) -> None:
-    """Move a successful run's tables and figures into place, and copy them into the report."""
+    """Publish a successful run from its staging folder, one rename per folder or file: its tables and figures
+    (under the project root and in the report), its executed notebook, then its page."""
     for kind in ("data", "figures"):
         made = folder / "out" / kind / job.run
         if made.exists():
             copy = folder / f"{kind}-copy"
             shutil.copytree(made, copy)
-            _replace_tree(made, output_root() / kind / job.run)
-            _replace_tree(copy, report_dir() / kind / job.run)
-    job.notebook_path.parent.mkdir(parents=True, exist_ok=True)
-    (folder / "executed.ipynb").replace(job.notebook_path)
+            replace_path(made, output_root() / kind / job.run)
+            replace_path(copy, report_dir() / kind / job.run)
+    replace_path(folder / "executed.ipynb", job.notebook_path)
+    replace_path(folder / "page.html", job.html_path)
 
 
 # -- rendering --------------------------------------------------------------------------------------------
-def _heading(notebook) -> str:
-    for cell in notebook.cells:
-        if cell.cell_type == "markdown":
-            match = re.search(r"^#\s+(.+)$", cell.source, re.M)
-            if match:
-                return match.group(1).strip()
-    return ""
-
-
 def verdict_box(record: dict | None, job: Job) -> str:
     """The box that opens a source's page: the source, the verdict, each claim with the figure computed now."""
     key = job.chapter.source
@@ -274,20 +351,32 @@ def verdict_box(record: dict | None, job: Job) -> str:
     return f'<section class="stb-verdict">{"".join(parts)}</section>'
 
 
+
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z]+", "-", text.lower()).strip("-")
 
 
-def render(job: Job) -> None:
-    """Render the executed notebook to offline HTML with the reader template, into ``job.html_path``."""
+def _heading(notebook) -> str:
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown":
+            match = re.search(r"^#\s+(.+)$", cell.source, re.M)
+            if match:
+                return match.group(1).strip()
+    return ""
+
+
+def render(job: Job, folder: Path) -> None:
+    """Render the staged executed notebook to offline HTML with the reader template, into ``folder/page.html``."""
     import nbformat
     from nbconvert import HTMLExporter
 
     up = "" if job.default else "../"
-    notebook = nbformat.read(job.notebook_path, as_version=4)
+    notebook = nbformat.read(folder / "executed.ipynb", as_version=4)
     title = _heading(notebook) or job.chapter.title
     notebook.metadata["title"] = f"{title} — Shut the Box, solved exactly"
-    box = verdict_box(read_record(job.run), job)
+    record_path = folder / "out" / "data" / job.run / "checks.json"
+    record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else None
+    box = verdict_box(record, job)
     if box:
         first = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown")
         verdict = nbformat.v4.new_raw_cell(box, metadata={"stb": "verdict"})
@@ -309,33 +398,49 @@ def render(job: Job) -> None:
     exporter = HTMLExporter(template_name="reader", extra_template_basedirs=[str(TEMPLATES)])
     exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
-    write_text(job.html_path, body)
+    write_text(folder / "page.html", body)
 
 
-def install_assets() -> None:
-    """Copy the CSS, the scripts and MathJax 3 (from the ``sphinx-mathjax-offline`` package) into the report."""
+def install_assets(default: bool) -> None:
+    """The CSS, the scripts and MathJax 3 (from the ``sphinx-mathjax-offline`` package) in the report: written by
+    a build of the default report (a file only when its bytes change), and by a rerun only when missing."""
     from importlib.metadata import distribution
 
     target = report_dir() / ASSETS
-    target.mkdir(parents=True, exist_ok=True)
     for asset in sorted((TEMPLATES / "assets").iterdir()):
-        shutil.copyfile(asset, target / asset.name)
+        path = target / asset.name
+        if default or not path.exists():
+            if not path.exists() or path.read_bytes() != asset.read_bytes():
+                write_bytes(path, asset.read_bytes())
     mathjax = target / "mathjax"
     if not (mathjax / "tex-svg.js").exists():
         dist = distribution("sphinx-mathjax-offline")
         entry = next(f for f in dist.files if str(f).endswith("static/mathjax/tex-svg.js"))
-        shutil.copytree(Path(dist.locate_file(entry)).parent, mathjax, dirs_exist_ok=True)
+        staged = target / f".mathjax-{os.getpid()}.tmp"
+        shutil.copytree(Path(dist.locate_file(entry)).parent, staged, dirs_exist_ok=True)
+        replace_path(staged, mathjax)
+
+
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` through a temporary file renamed into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
 
 
 # -- the index ---------------------------------------------------------------------------------------------
 def _runs() -> list[tuple[str, str]]:
+    """Every rerun page in ``report/runs/``, with a label from its record (its file name is only ever text)."""
     folder = report_dir() / "runs"
     if not folder.exists():
         return []
     found = []
     for page in sorted(folder.glob("*.html")):
+        if page.name == "index.html":
+            continue
         record = read_record(page.stem)
-        found.append((f"runs/{page.name}", page.stem if record is None else
+        found.append((page.name, page.stem if record is None else
                       f"{record['title']}: " + ", ".join(f"{k} = {v}" for k, v in sorted(_changed(page.stem).items()))))
     return found
 
@@ -360,9 +465,21 @@ def write_index() -> None:
     environment.filters["prose"] = lambda text: Markup(prose_inline(text))
     environment.filters["many"] = many
     page = environment.get_template("index.html.j2").render(
-        chapters=CHAPTERS, records=records, sources=sources(), runs=_runs(), assets=f"{ASSETS}/",
+        chapters=CHAPTERS, records=records, sources=sources(), assets=f"{ASSETS}/",
         explorer=EXPLORER, abstract=abstract(records))
     write_text(report_dir() / "index.html", page)
+
+
+def write_runs_index() -> None:
+    """``report/runs/index.html``: every rerun page, the one file a rerun writes beside its own (the default
+    report's index links to it)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
+                              trim_blocks=True, lstrip_blocks=True)
+    page = environment.get_template("runs.html.j2").render(runs=_runs(), assets=f"../{ASSETS}/", chapters=CHAPTERS,
+                                                           explorer=EXPLORER)
+    write_text(report_dir() / "runs" / "index.html", page)
 
 
 def many(count: int, noun: str, plural: str | None = None) -> str:
@@ -402,17 +519,9 @@ def abstract(records: dict) -> list[str]:
     ]
 
 
+
+
 # -- the command --------------------------------------------------------------------------------------------
-def _run_one(job: Job, label: str, staging: Path, log) -> float:
-    log(f"{label} {job.run} running ...", flush=True)
-    start = time.perf_counter()
-    folder = execute(job, staging, label, log)
-    publish(job, folder)
-    render(job)
-    shutil.rmtree(folder, ignore_errors=True)
-    return time.perf_counter() - start
-
-
 def _serialised(log):
     """``log`` behind a lock: lines from the notebooks running side by side never interleave."""
     lock = threading.Lock()
@@ -423,39 +532,92 @@ def _serialised(log):
     return write
 
 
-def build(jobs: list[Job], workers: int = 2, log=print) -> None:
-    """Run, render and index every job, ``workers`` notebooks at a time, with a progress line as each starts
-    and finishes. The first failure stops the build; what was built before stays."""
-    log = _serialised(log)
-    staging = report_dir() / ".build"
-    shutil.rmtree(staging, ignore_errors=True)  # left by a killed build
-    staging.mkdir(parents=True)
-    started = time.perf_counter()
-    try:
-        install_assets()
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = {pool.submit(_run_one, job, f"[{i}/{len(jobs)}]", staging, log): (i, job)
-                       for i, job in enumerate(jobs, 1)}
-            for future in as_completed(futures):
-                i, job = futures[future]
-                try:
-                    seconds = future.result()
-                except BaseException:
-                    for other in futures:
-                        other.cancel()
-                    raise
-                log(f"[{i}/{len(jobs)}] {job.run} done in {seconds:.1f} s -> {job.html_path}", flush=True)
-        from .explorer import write_explorer
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM during a build: the runs published before it are listed."""
 
-        if any(job.default for job in jobs):
-            write_explorer()
-        write_index()
+    def __init__(self, published: list[str], total: int):
+        self.published, self.total = published, total
+        done = (f"{len(published)} of {total} runs published before it ({', '.join(published)}); the others are as "
+                f"they were" if published else "nothing was published: the report is as it was before this run")
+        super().__init__(f"interrupted: the running notebooks were stopped; {done}")
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def build(jobs: list[Job], workers: int = 2, log=print) -> None:
+    """Run, render and publish every job, ``workers`` notebooks at a time, with a progress line as each starts
+    and finishes, one build at a time (see the module docstring). The first failure stops the build; what was
+    published before stays. Ctrl-C or SIGTERM raises :class:`Interrupted` once the running notebooks are stopped."""
+    log = _serialised(log)
+    started = time.perf_counter()
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)} if threading.current_thread() is \
+        threading.main_thread() else {}
+    for s in previous:
+        signal.signal(s, _terminate)
+    published: list[str] = []
+    running: list[Running] = []
+    staging = report_dir() / f"{STAGING_PREFIX}{os.getpid()}"
+    janitor = None
+    try:
+        with ReportLock(log):
+            recover()
+            staging.mkdir(parents=True)
+            janitor = subprocess.Popen([sys.executable, "-m", "stb_core.report.janitor", str(report_dir()),
+                                        str(os.getpid())], start_new_session=True, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+            queue = list(enumerate(jobs, 1))
+            while queue or running:
+                while queue and len(running) < max(1, workers):
+                    i, job = queue.pop(0)
+                    label = f"[{i}/{len(jobs)}]"
+                    log(f"{label} {job.run} running ...", flush=True)
+                    running.append(start(job, staging, label, log))
+                time.sleep(0.1)
+                for r in [r for r in running if r.process.poll() is not None]:
+                    running.remove(r)
+                    r.watcher.done.set()
+                    r.watcher.join()
+                    if r.process.returncode != 0:
+                        error = r.folder / "error.txt"
+                        message = error.read_text() if error.exists() else \
+                            f"{r.job.run}: the run stopped ({(r.folder / 'runner.log').read_text()[-2000:]})"
+                        raise NotebookFailed(message)
+                    _make_reproducible(r.folder / "executed.ipynb")
+                    render(r.job, r.folder)
+                    publish(r.job, r.folder)
+                    published.append(r.job.run)
+                    log(f"{r.label} {r.job.run} done in {time.perf_counter() - r.started:.1f} s -> {r.job.html_path}",
+                        flush=True)
+            default = any(job.default for job in jobs)
+            install_assets(default)
+            if default:
+                from .explorer import write_explorer
+
+                write_explorer()
+                write_index()
+            write_runs_index()
+    except KeyboardInterrupt:
+        stop(running)
+        raise Interrupted(published, len(jobs)) from None
     finally:
+        stop(running)
         shutil.rmtree(staging, ignore_errors=True)
-    log(f"report built in {time.perf_counter() - started:.1f} s: {report_dir() / 'index.html'}")
+        if janitor is not None:  # the build ends normally: nothing is left for it to clean
+            janitor.kill()
+            janitor.wait()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    seconds = time.perf_counter() - started
+    if any(job.default for job in jobs):
+        log(f"report built in {seconds:.1f} s: {report_dir() / 'index.html'}")
+    else:
+        log(f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
 
 
 def main(argv: list[str] | None = None) -> int:
+    die_with_parent()
     parser = argparse.ArgumentParser(prog="python -m stb_core.report", description=__doc__.split("\n")[0])
     parser.add_argument("--notebook", default=None, help="rerun only this notebook (its stem, e.g. 01-sequence-counts)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks run at a time (default 2)")
@@ -470,10 +632,10 @@ def main(argv: list[str] | None = None) -> int:
     except NotebookFailed as error:
         print(f"python -m stb_core.report: error: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("python -m stb_core.report: interrupted; the report is as it was before this run", file=sys.stderr)
+    except Interrupted as error:
+        print(f"python -m stb_core.report: {error}", file=sys.stderr)
         return 130
     return 0
 
 
-__all__ = ["Job", "NotebookFailed", "ReportError", "build", "main", "plan", "render", "write_index"]
+__all__ = ["Interrupted", "Job", "NotebookFailed", "ReportError", "build", "main", "plan", "render", "write_index"]
