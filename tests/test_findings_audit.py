@@ -267,6 +267,7 @@ def audit(stem: str, values: dict, tmp_path_factory, claims=None):
         assert record["facts"], f"{stem}: finding {record['key']} states nothing checkable: {text}"
         facts = {f["name"]: f for f in record["facts"]}
         for fact in record["facts"]:
+            assert not (isinstance(fact["value"], float) and math.isnan(fact["value"])), (record["key"], fact)
             again = rederive(fact, facts, tables, values, rules)
             assert same(again, fact["value"]), (stem, record["key"], fact["name"], again, fact["value"], values)
             if fact["shown"]:

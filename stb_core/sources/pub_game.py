@@ -315,8 +315,8 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     """The bonus for a shut box that makes the first seat's winnings zero, for each scoring and number of players."""
     part = Part()
     fair = fair_bonus_table(rules, range(2, max_players + 1), progress=progress)
-    fair["below_one"] = fair["fair_shut_pays"].map(lambda x: x is not None and x < 1)
-    fair["found"] = fair["fair_shut_pays"].map(lambda x: x is not None)
+    fair["found"] = fair["fair_shut_pays"].notna()
+    fair["below_one"] = fair["found"] & (fair["fair_shut_pays"].astype(float) < 1)
     table = part.table("fair-bonus", fair)
     s = Sentence()
     shown = []

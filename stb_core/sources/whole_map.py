@@ -463,11 +463,12 @@ def tie_break_table(rules: Rules, objectives=OBJECTIVES) -> pd.DataFrame:
 
 
 def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_BREAKS)) -> pd.DataFrame:
-    """The exact final-sum distribution under optimal play for ``objective`` with each tie-break (one row
-    per sum), and the spread between the tie-breaks for each sum (largest minus smallest probability)."""
+    """The exact final-sum distribution under optimal play for ``objective`` with each tie-break (one row per sum
+    that happens, and one for each winning sum), and the spread between the tie-breaks for each sum (largest minus
+    smallest probability)."""
     exact = rules.tiles <= 12
     columns = {name: final_sum_distribution(rules, objective, tie_break=name, exact=exact) for name in tie_breaks}
-    sums = sorted({s for dist in columns.values() for s in dist})
+    sums = sorted({s for dist in columns.values() for s in dist} | set(range(rules.win_at_most + 1)))
     table = pd.DataFrame({"final_sum": sums})
     for name, dist in columns.items():
         table[name] = [float(dist.get(s, 0)) for s in sums]
