@@ -26,14 +26,36 @@ from .rules import Rules, RulesError
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
 # is right within a factor of about two, which is what deciding "say so" or "refuse" needs.
-NUMPY_SECONDS_PER_PAIR = 4e-8        # gather + scatter of one (board, move) pair, float
-EXACT_SECONDS_PER_PAIR = 1.5e-6      # the same with Fractions
+NUMPY_SECONDS_PER_PAIR = 3e-8        # gather + scatter of one (board, move) pair, float
+EXACT_SECONDS_PER_PAIR = 3e-6        # the same with Fractions
 COMPILED_SECONDS_PER_TEST = 1.2e-9   # one subset test of a move on a board in the compiled loop
 SECONDS_PER_BOARD = 5e-8             # per board and roll total: sums, chances, the dice choice
 NUMPY_BYTES_PER_PAIR = 48            # parents, children, values gathered, indices (int64/float64 each)
 BYTES_PER_BOARD = 40                 # values, dice, sums, counts, won, one-die flags, utilities
 MEMORY_BUDGET = 8 * 2**30            # what one run may use on these shared 24 GB machines
 TIME_BUDGET = 3600.0                 # what a solve may take before it is refused as out of reach
+ANNOUNCE_AFTER = 60.0                # a run estimated to take longer says so before it starts
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a piece of work is expected to take: seconds and peak bytes (rough: within a factor of about two)."""
+
+    seconds: float = 0.0
+    bytes: int = 0
+
+    def __add__(self, other: Estimate) -> Estimate:
+        return Estimate(self.seconds + other.seconds, max(self.bytes, other.bytes))
+
+    def __mul__(self, times: float) -> Estimate:
+        return Estimate(self.seconds * times, self.bytes)
+
+    def describe(self) -> str:
+        return describe(self.seconds, self.bytes)
+
+    @property
+    def affordable(self) -> bool:
+        return self.seconds <= TIME_BUDGET and self.bytes <= MEMORY_BUDGET
 
 
 @dataclass(frozen=True)
@@ -76,6 +98,10 @@ class SolveCost:
             return self.compiled_seconds
         return min(self.numpy_seconds, self.compiled_seconds)
 
+    def estimate(self, path: str = "auto", exact: bool = False) -> Estimate:
+        """Seconds and bytes of one solve on ``path``."""
+        return Estimate(self.seconds(path, exact), self.bytes(path, exact))
+
     def bytes(self, path: str = "auto", exact: bool = False) -> int:
         if exact:
             return self.numpy_bytes * 4  # Python objects behind every value
@@ -111,6 +137,11 @@ def solve_cost(rules: Rules) -> SolveCost:
     level = max((sum(int(sizes[k]) * comb(n - k, j - k) for k in range(1, min(j, len(sizes) - 1) + 1))
                  for j in range(1, n + 1)), default=0)
     return SolveCost(1 << n, len(totals), moves, pairs, level)
+
+
+def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
+    """One solve of ``rules`` (the faster path for floats; the numpy sweep in fractions when ``exact``)."""
+    return solve_cost(rules).estimate("auto", exact)
 
 
 def describe(seconds: float, size: int) -> str:

@@ -223,6 +223,8 @@ def test_default_values_are_refused_and_the_default_report_stays(report_dir):
     (["--notebook", "07-pub-game", "-p", "seed", "4294967296"], "seed must be an integer between 0 and 4294967295"),
     (["--notebook", "07-pub-game", "-p", "players", "7"], "players must be an integer between 2 and 6"),
     (["--notebook", "99-nothing"], "notebook must be one of"),
+    (["--notebook", "06-whole-map", "-p", "max_tiles", "24", "-p", "dice", "4", "-p", "sides", "20"],
+     "06-whole-map with these parameters is out of reach: it would take about"),
 ])
 def test_bad_requests_are_refused_before_any_work(tmp_path, args, message):
     run = report_command(*args, report_dir=tmp_path)

@@ -45,6 +45,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..cost import ANNOUNCE_AFTER
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
@@ -53,6 +54,7 @@ from .present import prose_inline
 from .run import die_with_parent
 
 ASSETS = "assets"
+HEARTBEAT = 30.0  # seconds between "still running" lines for a run estimated to take over a minute
 STAGING_PREFIX = ".build-"
 OLD_SUFFIX = ".old"
 
@@ -67,11 +69,13 @@ class NotebookFailed(Exception):
 
 @dataclass(frozen=True)
 class Job:
-    """One notebook run: which chapter, with which parameters, under which name."""
+    """One notebook run: which chapter, with which parameters, under which name (and what it is estimated to
+    take, when known)."""
 
     chapter: Chapter
     parameters: dict
     run: str
+    estimate: object = None
 
     @property
     def stem(self) -> str:
@@ -123,7 +127,28 @@ def plan(stem: str | None, pairs: list[tuple[str, str]]) -> list[Job]:
     if run == stem:
         raise ReportError(f"these are the default parameters of {stem}: that is the default report -- "
                           f"run make report")
-    return [Job(chapter(stem), {k: v for k, v in values.items() if defaults.get(k) != v}, run)]
+    cost = estimate_run(stem, values)
+    if not cost.affordable:
+        from ..cost import MEMORY_BUDGET, TIME_BUDGET
+
+        raise ReportError(f"{stem} with these parameters is out of reach: it would take {cost.describe()} (the "
+                          f"budget: {TIME_BUDGET / 60:.0f} minutes and {MEMORY_BUDGET / 2**30:.0f} GB); use fewer "
+                          f"tiles, dice or sides")
+    return [Job(chapter(stem), {k: v for k, v in values.items() if defaults.get(k) != v}, run, cost)]
+
+
+def estimate_run(stem: str, values: dict):
+    """What a run of ``stem`` with these (checked) parameters is expected to take, from its chapter module's
+    ``estimate`` (built on :mod:`stb_core.cost`: counted from the rules, before any work)."""
+    import importlib
+
+    from ..cost import Estimate
+    from .page import rules_of
+
+    module = importlib.import_module(f"stb_core.sources.{chapter(stem).module}")
+    rules = rules_of(values)
+    work = module.estimate(rules, **{k: v for k, v in values.items() if k not in rules.__dataclass_fields__})
+    return work + Estimate(10.0)  # a kernel started, the figures drawn, the page rendered
 
 
 # -- one build at a time, and what a killed build left behind ---------------------------------------------------
@@ -232,6 +257,7 @@ class Running:
     process: subprocess.Popen
     watcher: _Progress
     started: float
+    heard: float = 0.0  # when the build last said something about it
 
 
 def start(job: Job, staging: Path, label: str, log) -> Running:
@@ -250,7 +276,12 @@ def start(job: Job, staging: Path, label: str, log) -> Running:
     with open(folder / "runner.log", "wb") as out:
         process = subprocess.Popen([sys.executable, "-m", "stb_core.report.run", str(spec)], stdout=out,
                                    stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    return Running(job, label, folder, process, watcher, time.perf_counter())
+    now = time.perf_counter()
+    return Running(job, label, folder, process, watcher, now, now)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} minutes"
 
 
 def stop(running: list[Running], grace: float = 5.0) -> None:
@@ -572,8 +603,16 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
                 while queue and len(running) < max(1, workers):
                     i, job = queue.pop(0)
                     label = f"[{i}/{len(jobs)}]"
-                    log(f"{label} {job.run} running ...", flush=True)
+                    note = ""
+                    if job.estimate is not None and job.estimate.seconds > ANNOUNCE_AFTER:
+                        note = f" (estimated: {job.estimate.describe()}; a line every {HEARTBEAT:.0f} s while it runs)"
+                    log(f"{label} {job.run} running ...{note}", flush=True)
                     running.append(start(job, staging, label, log))
+                for r in running:
+                    if r.job.estimate is not None and r.job.estimate.seconds > ANNOUNCE_AFTER and \
+                            time.perf_counter() - r.heard > HEARTBEAT:
+                        r.heard = time.perf_counter()
+                        log(f"{r.label} {r.job.run}: still running, {_minutes(r.heard - r.started)} so far", flush=True)
                 time.sleep(0.1)
                 for r in [r for r in running if r.process.poll() is not None]:
                     running.remove(r)

@@ -310,3 +310,12 @@ def pipeline(rules: Rules, seed: int = 123) -> list[Part]:
     found = exceptions_part(rules, cost)
     return [values_part(rules, cost), game_part(rules, cost, seed), trend_part(rules, cost), found,
             hand_part(rules, found)]
+
+
+def estimate(rules: Rules, seed: int = 123):
+    """What the chapter will take: two solves in fractions, and every (state, roll) looked at in Python."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    cost = solve_cost(rules)
+    exact = solve_estimate(rules, exact=rules.tiles <= EXACT_UP_TO)
+    return exact * 2 + Estimate(cost.boards * cost.rolls * 6e-6 + cost.pairs * 3e-6 + cost.boards * 2e-5)

@@ -333,3 +333,13 @@ def pipeline(rules: Rules) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     space = space_part(rules)
     return [states_part(rules), space, part2(rules, space)]
+
+
+def estimate(rules: Rules):
+    """What the chapter will take: a Python row per (state, roll, legal move), and a solve per threshold."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    cost = solve_cost(rules)
+    rows = cost.pairs + cost.boards * cost.rolls
+    exact = solve_estimate(rules, exact=True) if rules.tiles <= EXACT_UP_TO else Estimate()
+    return solve_estimate(rules) * (len(thresholds_of(rules)) + 2) + exact + Estimate(rows * 2e-5, rows * 600)

@@ -517,3 +517,12 @@ def pipeline(rules: Rules, tolerance: float = TIE_TOLERANCE) -> list[Part]:
     found = exceptions_part(rules, solved, tolerance, exhibits, scores)
     return [example_part(rules, solved), scores, exhibits, found, verdict_part(rules, solved, scores, found),
             missed_part(rules, solved, exhibits)]
+
+
+def estimate(rules: Rules, tolerance: float = TIE_TOLERANCE):
+    """What the chapter will take: nine solves, and the exhibits -- a row per (board, roll, legal move) for each
+    scoring and strategy, in pandas."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    cost = solve_cost(rules)
+    return solve_estimate(rules) * 12 + Estimate(cost.pairs * 1.2e-4 + cost.boards * 1e-4, cost.pairs * 900)

@@ -408,3 +408,22 @@ def pipeline(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: fl
     seats = seats_part(rules, players, scoring, shut_pays)
     return [seats, two_games_part(seats), players_part(rules, scoring, shut_pays, max_players),
             fair_part(rules, max_players), first_seat_part(rules, seats), simulation_part(seats, rounds, seed)]
+
+
+def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: float = 1.0, max_players: int = 4,
+             rounds: int = 100_000, seed: int = 1):
+    """What the chapter will take: each game for stakes is one sweep per seat over every state of the seat (one
+    column each); the tables by number of players and the fair-bonus search solve many such games."""
+    from ..cost import Estimate, solve_cost
+
+    cost = solve_cost(rules)
+    scores = {"sum": rules.total + 1, "digits": min(cost.boards, 10 ** min(rules.tiles, 9))}
+
+    def game(n: int, how: str) -> Estimate:
+        columns = 1 + scores[how] * n * (n - 1) // 2
+        return Estimate(cost.pairs * columns * 1.5e-8 + columns * 2e-4, cost.boards * min(columns, 1024) * 8 * 6)
+
+    total = game(players, scoring) * 2
+    for n in range(2, max_players + 1):
+        total = total + game(n, scoring) + game(n, "sum") * 15 + game(n, "digits") * 15
+    return total + Estimate(rounds * players * (rules.tiles + 2) * 3e-6)

@@ -341,3 +341,13 @@ def pipeline(rules: Rules) -> list[Part]:
     value = value_part(rules)
     choice = choice_part(rules)
     return [value, choice, statements_part(rules, choice), other_rule_part(rules, value, choice)]
+
+
+def estimate(rules: Rules):
+    """What the chapter will take: the one-die rules solved exactly and in floats, and each board offering the
+    choice valued for each number of dice."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    cost = solve_cost(rules)
+    exact = solve_estimate(rules, exact=True) * 3 if rules.tiles <= EXACT_UP_TO else Estimate()
+    return exact + solve_estimate(rules) * 4 + Estimate(cost.boards * cost.rolls * 4e-6)

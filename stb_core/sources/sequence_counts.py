@@ -405,3 +405,14 @@ def headline(counts: Part, strategies: Part) -> dict:
     return {"winning sequences, full board": integer(counts["counts-by-moves"]["sequences"].sum()),
             "most-sequences rule": percent(2)(by_policy["sequence-count"]),
             "optimal play": percent(2)(by_policy["optimal"])}
+
+
+def estimate(rules: Rules, board: str = "", games: int = 100_000, seed: int = 1):
+    """What the chapter will take (:class:`stb_core.cost.Estimate`): exact sequence counts (Python integers over
+    every (board, move) pair, once per length), a dozen solves, and the simulations."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    cost = solve_cost(rules)
+    counts = Estimate(4 * cost.pairs * (rules.tiles / 2 + 1) * 1e-7, (rules.tiles + 1) * cost.boards * 80)
+    simulation = Estimate(3 * games * (rules.tiles + 2) * 5e-8, games * 60)
+    return solve_estimate(rules) * 12 + counts + simulation

@@ -698,3 +698,22 @@ def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
 __all__ = ["VARIANTS", "allowed_or_forced", "dice_advice", "disagreement_summary", "final_sum_table", "loss_summary",
            "more_tiles_table", "opening_moves", "pairs_with_choice", "pipeline", "policy_prices", "solve_times",
            "tie_break_distributions", "tie_break_table", "variant_rules", "variants_table"]
+
+
+def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
+             card_lines: int = 3, card_objective: str = "win"):
+    """What the chapter will take: the solves of every section, summed (the largest board sets the memory)."""
+    from ..cost import Estimate, solve_cost, solve_estimate
+
+    main, compare = solve_estimate(rules), solve_estimate(replace(rules, tiles=compare_tiles))
+    exact = solve_estimate(rules, exact=True) if rules.tiles <= 12 else main
+    nine = solve_estimate(replace(rules, tiles=10))
+    cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once
+    cost = solve_cost(rules)
+    total = (main + compare) * 36 + main * 60 + nine * 6 + exact * 15
+    total = total + main * (cards * 3) + Estimate(cards * cost.pairs * 1e-7) + nine * (cards * 2 * 4)
+    for n in range(1, max_tiles + 1):
+        for d in dict.fromkeys((rules.dice, 3)):
+            game = replace(rules, tiles=n, dice=d)
+            total = total + solve_estimate(game) * 3 + (solve_estimate(game, exact=True) if n <= 12 else Estimate())
+    return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves
