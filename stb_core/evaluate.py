@@ -154,20 +154,30 @@ def final_sum_distribution(
 def reachable_boards(rules: Rules, *, include_won: bool = True) -> np.ndarray:
     """Every board some sequence of rolls and legal moves can reach from the full board, increasing.
 
-    The game stops at won boards, so nothing is reached through one; the full board counts as reached.
+    The game stops at won boards, so nothing is reached through one; the full board counts as reached. A roll of
+    one die counts only from the boards where the rules let the player roll one die.
     ``include_won=False`` keeps only the boards where the game is still being played.
     """
     space = board_space(rules)
     reached = np.zeros(rules.states, dtype=bool)
     reached[rules.full_board] = True
     catalogue = move_catalogue(rules)
-    all_moves = np.unique(np.concatenate([catalogue.moves(r) for r in rules.roll_totals]))
+
+    def moves_of(dice: int) -> np.ndarray:
+        chunks = [catalogue.moves(r) for r in rules.dice_weights(dice)] + [np.zeros(0, dtype=np.int64)]
+        return np.unique(np.concatenate(chunks))
+
+    # the moves of every total the rules' dice can show (except where one die is forced), and of what one die
+    # shows where it may be rolled (Rules.dice_choices, for every board at once)
+    all_dice = ~space.one_die if rules.one_die_forced else None
+    by_dice = [(moves_of(d), all_dice if d == rules.dice else space.one_die) for d in rules.dice_counts]
     for k in range(rules.tiles, 0, -1):
-        boards = space.boards[(space.counts == k) & reached & ~space.won]
-        if boards.size == 0:
-            continue
-        legal = legal_matrix(boards, all_moves)
-        reached[(boards[:, None] & ~all_moves[None, :])[legal]] = True
+        level = (space.counts == k) & reached & ~space.won
+        for moves, where in by_dice:
+            boards = space.boards[level if where is None else level & where]
+            if boards.size and moves.size:
+                legal = legal_matrix(boards, moves)
+                reached[(boards[:, None] & ~moves[None, :])[legal]] = True
     return space.boards[reached if include_won else reached & ~space.won]
 
 

@@ -61,6 +61,21 @@ def dice_options(rules: Rules, open_tiles: frozenset) -> list[int]:
     return [1] if rules.one_die_forced else [rules.dice, 1]
 
 
+def reachable_states(rules: Rules) -> set[frozenset]:
+    """The boards a player can face (not won), by following every roll of the dice the player may roll from each
+    board, and every legal move, from the full board."""
+    start = frozenset(range(1, rules.tiles + 1))
+    seen, todo = set(), [start]
+    while todo:
+        board = todo.pop()
+        if board in seen or sum(board) <= rules.win_at_most:
+            continue
+        seen.add(board)
+        for roll in {r for dice in dice_options(rules, board) for r in dice_totals(dice, rules.sides)}:
+            todo += [board - set(m) for m in moves(rules, board, roll)]
+    return seen
+
+
 def winning_sequences(rules: Rules):
     """Dice-weighted number of winning move sequences from each board (source 000's count)."""
     weights = {r: p * rules.sides**rules.dice for r, p in dice_totals(rules.dice, rules.sides).items()}

@@ -167,3 +167,19 @@ def test_values_do_not_depend_on_call_order():
     first = solve(Rules(tiles=7), "win").values.copy()
     evaluate(Rules(tiles=7), "remaining-sum", "random")
     assert np.array_equal(first, solve(Rules(tiles=7), "win").values)
+
+
+@pytest.mark.parametrize("one_die", ["never", "high-shut", "sum-le-6"])
+@pytest.mark.parametrize("forced", [False, True])
+def test_reachable_boards_follow_the_dice_each_board_may_roll(one_die, forced):
+    """A total only one die shows is reached only from a board where one die may be rolled (the game-space audit
+    found the engine reaching {1, 2, 3, 5, 6} with a 1 rolled from a board where only three dice may be)."""
+    from reference import reachable_states
+
+    from stb_core.boards import board_tiles
+    from stb_core.evaluate import reachable_boards
+
+    for tiles, dice, win in ((7, 3, 12), (6, 2, 0), (7, 2, 3)):
+        rules = Rules(tiles=tiles, dice=dice, sides=6, one_die=one_die, one_die_forced=forced, win_at_most=win)
+        found = {frozenset(board_tiles(b)) for b in reachable_boards(rules, include_won=False)} - {frozenset()}
+        assert found == reachable_states(rules), rules

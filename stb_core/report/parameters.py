@@ -165,7 +165,7 @@ DOMAINS: dict[str, Domain] = {
     "04-game-space": Domain((
         tiles(12, quick=10, help="the boxes 1 to this number start open", audit=7),
         Parameter("win_at_most", int, "won once the open boxes total this or less", 0, 300, quick=78, audit=30),
-        DICE, SIDES,
+        DICE, SIDES, ONE_DIE,
     ), quick={"tiles": 7}),
     "05-expected-cost-mdp": Domain((tiles(12, quick=10, audit=9), DICE, SIDES, SEED), quick={"tiles": 8}),
     "06-whole-map": Domain((

@@ -121,7 +121,7 @@ def game_space(rules: Rules) -> pd.DataFrame:
     rows = []
     for state in states.itertuples(index=False):
         board = state.board_mask
-        for roll in sorted(rules.roll_weights):
+        for roll in rolls_at(rules, board):
             moves = sorted(legal_moves(rules, board, roll), key=lambda m: (len(m), m))
             for move in moves or [None]:
                 after = board & ~board_mask(move) if move else board
@@ -153,6 +153,12 @@ def game_space(rules: Rules) -> pd.DataFrame:
     return table
 
 
+def rolls_at(rules: Rules, board: int) -> list[int]:
+    """The totals a roll can show from ``board``: those of every number of dice the rules let the player roll
+    there (one die too, where a one-die rule allows it)."""
+    return sorted({r for dice in rules.dice_choices(board) for r in rules.dice_weights(dice)})
+
+
 def source_columns(rules: Rules) -> list[str]:
     """The columns of the source's GameSpace.csv, in its order (as many P columns as this game's moves need)."""
     x = [f"X{i + 1}" for i in range(rules.tiles)]
@@ -173,7 +179,7 @@ def column_meanings(rules: Rules) -> pd.DataFrame:
         "Open": code,
         "StateNum": "state number S1.. in the source's enumeration order (by number of open tiles, then "
                     "lexicographic)",
-        "TotalRolled": "the dice total",
+        "TotalRolled": "the dice total (with a one-die rule, also what one die shows where it may be rolled)",
         f"P1..P{width}": "tiles shut by this strategy, lowest first; empty when no move is legal",
         "F1..Fn": f"open tiles after the move, increasing; {FILL} fills the unused columns",
         "Outcome": f"Win (what is left totals {rules.win_at_most} or less), Loss (no legal move) or Undetermined",
