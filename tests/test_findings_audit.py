@@ -224,6 +224,8 @@ def shown_matches(fact: dict) -> bool:
         return abs(number - scale * float(value)) <= 0.5 * 10 ** -(decimals or 0) + 1e-9 * abs(number)
     if unit == "integer":
         return _count_in(shown, value)
+    if unit == "sets":
+        return shown == str(value).replace("[", "{").replace("]", "}")
     if unit == "name":
         return shown == READER_NAMES.get(value, value)
     if unit == "fraction":

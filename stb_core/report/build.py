@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cost import ANNOUNCE_AFTER
+from . import crossref, shell
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
@@ -338,49 +339,54 @@ def publish(job: Job, folder: Path) -> None:
 
 
 # -- rendering --------------------------------------------------------------------------------------------
-def verdict_box(record: dict | None, job: Job) -> str:
-    """The box that opens a source's page: the source, the verdict, each claim with the figure computed now."""
+def claims_table(claims: list[dict], caption: str, up: str = "") -> str:
+    """A table of claims (one row per distinct claim: what the source printed, what is computed now, the
+    verdict), with each cell labelled, so that on a phone every row reads as a card with its value and verdict."""
+    head = "<thead><tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr></thead>"
+    rows = "".join(
+        f'<tr><td>{html.escape(c["claim"])}</td>'
+        f'<td data-label="published">{html.escape(c["published"])}</td>'
+        f'<td data-label="computed now">{html.escape(c["computed"])}</td>'
+        f'<td data-label="verdict" class="stb-mark {"stb-bad" if c["mark"] == "✗" else "stb-good"}">'
+        f'{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
+        for c in claims)
+    return (f'<div class="stb-table-wrap"><table class="stb-table stb-claims"><caption>{html.escape(caption)}'
+            f'</caption>{head}<tbody>{rows}</tbody></table></div>')
+
+
+def opening_box(record: dict | None, job: Job) -> str:
+    """The box that opens every chapter's page, so that its first screen states its result: for a source's
+    chapter the source, its verdict and each claim where it is wrong with the figure computed now (the claims that
+    hold folded below); for every chapter what the page finds."""
+    parts = []
     key = job.chapter.source
-    if key is None:
-        return ""
-    source = sources()[key]
-    cite = (f'<p class="stb-cite"><strong>The source.</strong> {html.escape(source.cite())}'
-            + (f' (<a href="{html.escape(source.address)}">{html.escape(source.address)}</a>)'
-               if source.address.startswith("http") else "") + f". Its game: {html.escape(source.rules)}.</p>")
-    if record is None:
-        return f'<section class="stb-verdict">{cite}</section>'
-    checks = [c for c in record["checks"] if c["kind"] in ("figure", "statement")]
-    if record["verdict"] == "not applicable":
-        return (f'<section class="stb-verdict stb-na">{cite}<p class="stb-verdict-line">This run’s parameters are '
-                f'not the source’s game, so none of its published figures applies; the checks at the end say '
-                f'which.</p></section>')
-    counts = record["counts"]
-    line = (f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
-            f'{html.escape(record["verdict"].capitalize())}</span> {counts["reproduced"]} reproduced or confirmed, '
-            f'{many(counts["off"], "published figure")} off, {many(counts["contradicted"], "claim")} '
-            f'contradicted.</p>')
-
-    def rows(items):
-        return "".join(
-            f'<tr><td>{html.escape(c["claim"])}</td>'
-            f'<td>{"stated" if c["kind"] == "statement" else html.escape(c["published"])}</td>'
-            f'<td>{html.escape(c["computed"])}</td>'
-            f'<td class="stb-mark">{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
-            for c in items)
-
-    head = "<tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr>"
-    wrong = [c for c in checks if c["mark"] == "✗"]
-    right = [c for c in checks if c["mark"] != "✗"]
-    parts = [cite, line]
-    if wrong:
-        parts.append(f'<div class="stb-table-wrap"><table class="stb-table stb-claims"><caption>Where the source '
-                     f'is wrong</caption>{head}{rows(wrong)}</table></div>')
-    if right:
-        parts.append(f'<details><summary>The {len(right)} claims that hold (each with the figure computed '
-                     f'now)</summary><div class="stb-table-wrap"><table class="stb-table stb-claims"><caption>'
-                     f'Claims reproduced or confirmed</caption>{head}{rows(right)}</table></div></details>')
-    return f'<section class="stb-verdict">{"".join(parts)}</section>'
-
+    if key is not None:
+        source = sources()[key]
+        parts.append(f'<p class="stb-cite"><strong>The source.</strong> {html.escape(source.cite())}'
+                     + (f' (<a href="{html.escape(source.address)}">{html.escape(source.address)}</a>)'
+                        if source.address.startswith("http") else "") + f". Its game: {html.escape(source.rules)}.</p>")
+    if record is not None and key is not None:
+        if record["verdict"] == "not applicable":
+            parts.append('<p class="stb-verdict-line">This run’s parameters are not the source’s game, so none of its '
+                         'published figures applies; the checks at the end say which.</p>')
+        else:
+            counts = record["counts"]
+            parts.append(f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
+                         f'{html.escape(record["verdict"].capitalize())}</span> {counts["reproduced"]} of its '
+                         f'{many(len(record["claims"]), "claim")} reproduced or confirmed, '
+                         f'{many(counts["off"], "published figure")} off, {many(counts["contradicted"], "claim")} '
+                         f'contradicted.</p>')
+            wrong = [c for c in record["claims"] if c["mark"] == "✗"]
+            right = [c for c in record["claims"] if c["mark"] != "✗"]
+            if wrong:
+                parts.append(claims_table(wrong, "Where the source is wrong"))
+            if right:
+                parts.append(f'<details><summary>The {many(len(right), "claim")} that hold, each with the figure '
+                             f'computed now</summary>{claims_table(right, "Claims reproduced or confirmed")}</details>')
+    if record is not None and record.get("findings"):
+        items = "".join(f"<li>{prose_inline(text)}</li>" for text in record["findings"])
+        parts.append(f'<h2 class="stb-opening-title" id="results">What this chapter finds</h2><ul>{items}</ul>')
+    return f'<section class="stb-opening">{"".join(parts)}</section>' if parts else ""
 
 
 def _slug(text: str) -> str:
@@ -407,29 +413,39 @@ def render(job: Job, folder: Path) -> None:
     notebook.metadata["title"] = f"{title} — Shut the Box, solved exactly"
     record_path = folder / "out" / "data" / job.run / "checks.json"
     record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else None
-    box = verdict_box(record, job)
+    box = opening_box(record, job)
     if box:
         first = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown")
-        verdict = nbformat.v4.new_raw_cell(box, metadata={"stb": "verdict"})
-        verdict["id"] = "verdict"  # a fixed id: the page stays byte-identical
-        notebook.cells.insert(first + 1, verdict)
-    position = [c.stem for c in CHAPTERS].index(job.stem)
-    pages = [(f"{up}{c.page}", f"{c.number}. {c.title}", c.stem == job.stem) for c in CHAPTERS]
+        opening = nbformat.v4.new_raw_cell(box, metadata={"stb": "opening"})
+        opening["id"] = "opening"  # a fixed id: the page stays byte-identical
+        notebook.cells.insert(first + 1, opening)
+    order = shell.entries()
+    position = next(i for i, e in enumerate(order) if e.page == job.chapter.page)
+    previous, following = order[position - 1], order[position + 1] if position + 1 < len(order) else None
+    notebook_href = job.notebook_path.relative_to(job.html_path.parent).as_posix()
+    extra = (f'<button id="stb-toggle-code" type="button" aria-pressed="false">show code</button>'
+             f'<a class="stb-button" href="{html.escape(notebook_href)}" download>notebook (.ipynb)</a>')
     resources = {
         "metadata": {"name": title},
         "stb": {
-            "up": up, "assets": f"{up}{ASSETS}/", "index": f"{up}index.html", "pages": pages,
-            "explorer": (f"{up}{EXPLORER[0]}", EXPLORER[1]), "chapter": job.chapter.number,
-            "previous": pages[position - 1] if position > 0 else None,
-            "next": pages[position + 1] if position + 1 < len(pages) else None,
-            "notebook": job.notebook_path.relative_to(job.html_path.parent).as_posix(),
-            "rerun": None if job.default else job.parameters,
+            "up": up, "assets": f"{up}{ASSETS}/", "chapter": job.chapter.number,
+            "frame": shell.frame(job.chapter.page, up, extra),
+            "previous": (f"{up}{previous.page}", _label(previous)),
+            "next": (f"{up}{following.page}", _label(following)) if following else None,
+            "rerun": None if job.default else {html.escape(str(k)): html.escape(str(v))
+                                               for k, v in job.parameters.items()},
         },
     }
     exporter = HTMLExporter(template_name="reader", extra_template_basedirs=[str(TEMPLATES)])
     exporter.exclude_input_prompt = exporter.exclude_output_prompt = True
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    body = crossref.number_headings(body, job.chapter.number)
+    body = crossref.link_references(body, job.chapter.number, {c.number: c.page for c in CHAPTERS}, up)
     write_text(folder / "page.html", body)
+
+
+def _label(entry) -> str:
+    return f"{entry.number}. {entry.title}" if entry.number else entry.title
 
 
 def install_assets(default: bool) -> None:
@@ -461,6 +477,117 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 
 # -- the index ---------------------------------------------------------------------------------------------
+def site_environment():
+    """The Jinja environment of the pages the build writes itself (autoescaped: text from a file name or a
+    parameter never becomes markup)."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from markupsafe import Markup
+
+    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
+                              trim_blocks=True, lstrip_blocks=True)
+    environment.filters["prose"] = lambda text: Markup(prose_inline(text))
+    environment.filters["many"] = many
+    environment.filters["slug"] = _slug
+    environment.globals["claims_table"] = lambda claims, caption: Markup(claims_table(claims, caption))
+    return environment
+
+
+def write_site_page(template: str, target: str, current: str, title: str, up: str = "", **values) -> None:
+    """Render ``template`` inside the report's frame to ``report/<target>``."""
+    order = shell.entries()
+    position = next((i for i, e in enumerate(order) if e.page == current), None)
+    pager = None
+    if position is not None:
+        previous = order[position - 1] if position > 0 else None
+        following = order[position + 1] if position + 1 < len(order) else None
+        pager = ((f"{up}{previous.page}", _label(previous)) if previous else None,
+                 (f"{up}{following.page}", _label(following)) if following else None)
+    page = site_environment().get_template(template).render(
+        title=title, up=up, frame=shell.frame(current, up), pager=pager, math=values.pop("math", False), **values)
+    write_text(report_dir() / target, page)
+
+
+def identity() -> dict:
+    """Who made the report, which version of it this is and how to cite it: the package's version, the commit
+    the pages were built from and that commit's date (not the clock: the same commit gives the same bytes)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .paths import PROJECT_ROOT
+
+    try:
+        release = version("stb-core")
+    except PackageNotFoundError:
+        release = "unreleased"
+    commit = date = ""
+    if (PROJECT_ROOT / ".git").exists():
+        def git(*args):
+            done = subprocess.run(["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True)
+            return done.stdout.strip() if done.returncode == 0 else ""
+        commit, date = git("rev-parse", "--short=12", "HEAD"), git("log", "-1", "--format=%cs")
+    built = f"commit {commit}, {date}" if commit else "not built from a git checkout"
+    author = "the Shut the Box report contributors"
+    return {"version": release, "commit": commit, "date": date, "author": author,
+            "line": f"Version {release} ({built}) · by {author} · code under the MIT licence, text, tables and "
+                    f"figures under CC BY 4.0.",
+            "cite": f"The Shut the Box report contributors, “Shut the Box, solved exactly”, version {release}"
+                    + (f", {date[:4]}" if date else "") + (f" (commit {commit})" if commit else "")
+                    + ". See CITATION.cff in the project for the citation in machine-readable form."}
+
+
+def write_index() -> None:
+    """``report/index.html`` from the catalogue and the chapters' records (nothing written by hand)."""
+    from .checks import STANDARD
+
+    records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
+    write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
+                    chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
+                    abstract=abstract(records), identity=identity(), standard=STANDARD)
+
+
+def write_appendices() -> None:
+    """The glossary and the reproducibility appendix (with the speed measurements of ``make bench``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from .catalogue import GLOSSARY
+    from .paths import SOLVE_TIMES
+
+    write_site_page("glossary.html.j2", "glossary.html", "glossary.html", "Glossary", terms=GLOSSARY)
+    versions = []
+    for name in ("stb-core", "numpy", "pandas", "numba", "matplotlib", "nbconvert", "papermill"):
+        try:
+            versions.append((name, version(name)))
+        except PackageNotFoundError:
+            pass
+    versions.append(("Python", sys.version.split()[0]))
+    times = None
+    if SOLVE_TIMES.exists():
+        import pandas as pd
+
+        from ..sources.whole_map import solve_times
+        from .present import integer, number, table_html
+
+        measured = pd.read_csv(SOLVE_TIMES)
+        table = solve_times(measured)
+        caption = (f"Seconds to solve every board for the least expected sum left, two dice: median of "
+                   f"{int(measured['processes'].max())} fresh processes, measured by make bench on "
+                   f"{measured['measured'].iloc[0]} ({measured['machine'].iloc[0]}), and the peak memory of the whole "
+                   f"process. The plain loop is the plainest compiled loop over the same equation, the yardstick the "
+                   f"engine's loop is held to")
+        formats = {c: number(2) for c in table.columns if c.endswith(("seconds", "GB"))} | {"boards": integer}
+        times = {"caption": "Timings vary from machine to machine and run to run; these are the last measurement.",
+                 "table": table_html(table, caption, "solve-times", formats=formats, max_rows=None,
+                                     label="Table B.1")}
+    write_site_page("reproducibility.html.j2", "reproducibility.html", "reproducibility.html", "Reproducibility",
+                    identity=identity(), versions=versions, times=times)
+
+
+def write_runs_index() -> None:
+    """``report/runs/index.html``: every rerun page, the one shared file a rerun writes beside its own (the
+    reproducibility appendix links to it)."""
+    write_site_page("runs.html.j2", "runs/index.html", "runs/index.html", "Runs with other parameters", up="../",
+                    runs=_runs())
+
+
 def _runs() -> list[tuple[str, str]]:
     """Every rerun page in ``report/runs/``, with a label from its record (its file name is only ever text)."""
     folder = report_dir() / "runs"
@@ -482,35 +609,7 @@ def _changed(run: str) -> dict:
 
 def _current(record: dict | None) -> dict | None:
     """A record in this version's shape (one from an older build is treated as missing)."""
-    return record if record and "verdict" in record else None
-
-
-def write_index() -> None:
-    """``report/index.html`` from the catalogue and the runs' records (nothing written by hand)."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-    from markupsafe import Markup
-
-    records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
-    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
-                              trim_blocks=True, lstrip_blocks=True)
-    environment.filters["prose"] = lambda text: Markup(prose_inline(text))
-    environment.filters["many"] = many
-    page = environment.get_template("index.html.j2").render(
-        chapters=CHAPTERS, records=records, sources=sources(), assets=f"{ASSETS}/",
-        explorer=EXPLORER, abstract=abstract(records))
-    write_text(report_dir() / "index.html", page)
-
-
-def write_runs_index() -> None:
-    """``report/runs/index.html``: every rerun page, the one file a rerun writes beside its own (the default
-    report's index links to it)."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
-                              trim_blocks=True, lstrip_blocks=True)
-    page = environment.get_template("runs.html.j2").render(runs=_runs(), assets=f"../{ASSETS}/", chapters=CHAPTERS,
-                                                           explorer=EXPLORER)
-    write_text(report_dir() / "runs" / "index.html", page)
+    return record if record and "claims" in record else None
 
 
 def many(count: int, noun: str, plural: str | None = None) -> str:
@@ -519,20 +618,20 @@ def many(count: int, noun: str, plural: str | None = None) -> str:
 
 
 def abstract(records: dict) -> list[str]:
-    """Three or four sentences with the key numbers, from the chapters' headline values."""
+    """Four sentences with the key numbers, from the chapters' headline values and their distinct claims."""
     def value(stem, key):
         record = records.get(stem) or {}
         return record.get("headline", {}).get(key, "…")
 
     counts = {"reproduced": 0, "off": 0, "contradicted": 0}
-    judged = {"reproduced": 0, "off": 0, "contradicted": 0}
+    claims, refuted = 0, 0
     for c in CHAPTERS:
         record = records.get(c.stem)
         if c.source and record:
+            claims += len(record["claims"])
             for k in counts:
                 counts[k] += record["counts"][k]
-            verdict = record["verdict"]
-            judged["contradicted" if verdict == "contradicted" else "off" if "off" in verdict else "reproduced"] += 1
+            refuted += record["counts"]["contradicted"] > 0
     return [
         "This report solves the dice game Shut the Box exactly, by dynamic programming over every set of open "
         "tiles, and checks five published analyses of the game against one engine.",
@@ -541,15 +640,14 @@ def abstract(records: dict) -> list[str]:
         f"{value('02-riddler-one-die', 'P(win), perfect play')} when one die may be rolled once 7, 8 and 9 are "
         f"shut, and leaves {value('05-expected-cost-mdp', 'expected sum left')} open on average when playing "
         f"for the lowest sum.",
-        f"Of the sources' {sum(counts.values())} published figures and claims, {counts['reproduced']} are "
-        f"reproduced or confirmed, {many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} "
-        f"off and {many(counts['contradicted'], 'claim')} {'is' if counts['contradicted'] == 1 else 'are'} "
-        f"contradicted: {judged['contradicted']} of the five sources make a claim the exact solution refutes.",
-        f"The best rule a player can memorise, “{value('06-whole-map', 'strategy card')}”, gives up "
-        f"{value('06-whole-map', 'card loss')} of the optimal chance of winning.",
+        f"Of the sources' {claims} distinct published claims, {counts['reproduced']} are reproduced or confirmed, "
+        f"{many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} off and "
+        f"{many(counts['contradicted'], 'statement')} {'is' if counts['contradicted'] == 1 else 'are'} "
+        f"contradicted: {refuted} of the five sources make a statement the exact solution refutes.",
+        f"The rule of thumb the report recommends for two dice, the simplest strategy card within 2.5% of the "
+        f"optimum, “{value('06-whole-map', 'strategy card')}”, gives up {value('06-whole-map', 'card loss')} of the "
+        f"optimal chance of winning.",
     ]
-
-
 
 
 # -- the command --------------------------------------------------------------------------------------------
@@ -636,6 +734,8 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
 
                 write_explorer()
                 write_index()
+                write_appendices()
+                shell.search_index(report_dir())
             write_runs_index()
     except KeyboardInterrupt:
         stop(running)

@@ -73,11 +73,42 @@ CHAPTERS = (
             "What is every variant worth, what does each rule of thumb cost, and what should a player memorise?",
             "whole_map"),
     Chapter(7, "07-pub-game", "The pub game: players, stakes and a bonus for shutting the box", None,
-            "Which seat is favoured when two to six players play for stakes, and what bonus makes the game fair?",
+            "Which seat is favoured when players play for stakes (two to four in these pages, up to six in a rerun), "
+            "and "
+            "what bonus makes the game fair?",
             "pub_game"),
 )
 
 EXPLORER = ("explorer.html", "Position explorer")
+
+GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.html)
+    ("board", "The tiles still open, written as a set: {1, 4, 5, 8}. The full board has every tile open; the box is "
+              "shut when none is."),
+    ("tile", "One of the numbered pieces, 1 to n, each open or shut (some sources say box)."),
+    ("roll", "What the dice show in one throw, added up: a roll of 7. With a one-die rule the player may throw a "
+             "single die instead of all of them."),
+    ("move", "The tiles shut after a roll, written as a set: {4, 5} after a roll of 9. A move is legal when its tiles "
+             "are all open and add up to the roll (and, under some rules, shuts at most so many tiles)."),
+    ("objective", "What a finished game is worth: a shut box (the chance of winning, P(win)), the sum of the tiles "
+                  "left open (the expected sum left, lower is better), or the number of tiles shut."),
+    ("optimal play", "Playing every move, and choosing the dice where the rules allow it, to do best for the "
+                     "objective: the exact solution of the game's dynamic programme."),
+    ("policy", "A way of choosing a move for every board and roll: optimal play, a rule of thumb such as the "
+               "highest-tile rule, random legal moves, or the worst play."),
+    ("tie-break", "The rule that picks among moves that are exactly as good. The report's own: the first move in "
+                  "lexicographic order of its tiles, so {1, 6} before {3, 4} before {7}."),
+    ("highest-tile rule", "Shut the fewest tiles, and of those the highest: the hypothesis of chapter 3 and the advice "
+                          "of chapter 5."),
+    ("rule of thumb", "Advice a person can follow at the table. The report judges one as holding when following it "
+                      "keeps within 2.5% of the best possible result."),
+    ("strategy card", "A rule of thumb written as a few ordered lines (chapter 6), valued exactly as a policy."),
+    ("one-die rule", "When the player may throw a single die instead of all the dice: once every tile from 7 up is "
+                     "shut, or once the open tiles total 6 or less."),
+    ("percentage point (pp)", "The difference between two percentages: from 7.14% to 9.76% is 2.62 percentage "
+                              "points."),
+    ("reach", "The chance that a way of playing, from the full board, ever stands on a given board."),
+    ("exact", "Computed in fractions, with no rounding: 7/54 rather than 0.129630."),
+)
 
 
 def chapter(stem: str) -> Chapter:

@@ -2,10 +2,16 @@
 
 ``data/published/<stem>.csv`` lists them, one row each, with its citation:
 
+* ``claim_id``: the distinct claim a row belongs to -- a figure and its rounded or boxed restatements, or a
+  simulated rate and the exact value it stands for, are one claim (the index's verdict sheet has a row per claim);
 * ``kind``: ``figure`` (a number, list or set the source computed; compared within ``tolerance`` or exactly)
   or ``statement`` (a claim the source makes, which the notebook tests and reports as holding or not);
+* ``unit``: how the figure reads -- ``probability`` (written as a percentage at the printed precision: 0.0388 is
+  3.88%, the same style as every probability of the report), ``percent``, or empty (as printed);
 * ``expected``: what this notebook says about the claim on the source's own game -- ``holds`` (it reproduces
   the figure, or confirms the statement) or ``fails`` (it shows the source wrong: a finding).
+
+**How a claim is judged** (:data:`STANDARD`, printed on the index): one standard for every source.
 
 Verdicts: a figure is **reproduced** (✓) or **off** (✗: the source printed another value; the right one is
 shown beside it); a statement **holds** (✓) or is **contradicted** (✗). A ✗ is a finding about the source, not
@@ -29,6 +35,15 @@ from ..sources.words import minus as _minus
 from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
 
 PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
+from ..sources.findings import RULE_OF_THUMB_PERCENT  # noqa: E402 -- a rule of thumb holds within this % of the optimum
+
+STANDARD = (
+    "A published figure is reproduced when the exact value, written at the source's precision, equals the printed "
+    "one; otherwise the source's figure is off, and the right value is shown beside it. A statement holds when the "
+    "exact solution confirms it as the source means it, with the source's own qualifications, and is contradicted "
+    "when the exact solution refutes it. Advice offered as a rule of thumb is judged as one: it holds when a "
+    f"player following it keeps within {RULE_OF_THUMB_PERCENT:g}% of the best possible result, and is contradicted "
+    "when it loses more, or when the source calls it optimal and it is not.")
 VERDICTS = {
     ("figure", True): "reproduced",
     ("figure", False): "the source's figure is off",
@@ -45,7 +60,8 @@ class ReproductionError(AssertionError):
 def load_published(stem: str) -> pd.DataFrame:
     """The figures and statements a source published, with their citations: ``data/published/<stem>.csv``."""
     table = pd.read_csv(PUBLISHED_DIR / f"{stem}.csv", dtype=str, keep_default_na=False)
-    missing = {"key", "kind", "claim", "published", "tolerance", "expected", "citation"} - set(table.columns)
+    missing = {"key", "claim_id", "role", "kind", "claim", "published", "unit", "tolerance", "expected",
+               "citation"} - set(table.columns)
     if missing:
         raise ValueError(f"data/published/{stem}.csv lacks the columns {sorted(missing)}")
     return table
@@ -57,10 +73,26 @@ def decimals(text: str) -> int | None:
     return None if match is None else len(match.group(1) or "")
 
 
-def shown_like(published: str, value) -> str:
+def as_read(text: str, unit: str) -> str:
+    """A figure as the report writes its kind of quantity: a probability as a percentage at the printed precision
+    (``0.0388`` -> ``3.88%``), a percentage with its sign, a large integer with thousands separators; else as it
+    is."""
+    text = text.strip()
+    places = decimals(text)
+    if unit == "probability" and places is not None:
+        return _minus(f"{100 * float(text):,.{max(places - 2, 0)}f}%")
+    if unit == "percent" and places is not None:
+        return text + "%"
+    return _pretty(text)
+
+
+def shown_like(published: str, value, unit: str = "") -> str:
     """``value`` written at the published figure's precision: the same decimals, the same denominator for
-    a fraction (``168/1296`` beside ``169/1296``), thousands separators for integers; text as it is."""
+    a fraction (``168/1296`` beside ``169/1296``), thousands separators for integers; text as it is; a probability
+    as a percentage (see :func:`as_read`)."""
     text = published.strip()
+    if unit in ("probability", "percent") and decimals(text) is not None and not isinstance(value, str | bool):
+        return as_read(f"{float(value):.{decimals(text)}f}", unit)
     if isinstance(value, bool) or isinstance(value, str):
         return str(value)
     if re.fullmatch(r"\d+/\d+", text):
@@ -89,6 +121,9 @@ class Result:
     key: str
     kind: str
     claim: str
+    claim_id: str
+    role: str
+    unit: str
     published: str
     computed: str
     tolerance: str
@@ -123,18 +158,21 @@ class Checks:
             raise KeyError(f"no published claim with key(s) {sorted(unknown)} in {self.stem}.csv")
         for row in published.itertuples(index=False):
             if not self.applicable or row.key not in computed:
-                self.results.append(Result(row.key, row.kind, row.claim, row.published, "", row.tolerance,
-                                           NOT_APPLICABLE, "not applicable to these parameters", row.expected,
-                                           row.citation))
+                self.results.append(Result(row.key, row.kind, row.claim, row.claim_id, row.role, row.unit,
+                                           row.published, "",
+                                           row.tolerance, NOT_APPLICABLE, "not applicable to these parameters",
+                                           row.expected, row.citation))
                 continue
             value = computed[row.key]
             if row.kind == "statement":
                 holds, evidence = value
                 ok, shown = bool(holds), str(evidence)
             else:
-                ok, shown = _matches(row.published, value, row.tolerance), shown_like(row.published, value)
-            self.results.append(Result(row.key, row.kind, row.claim, row.published, shown, row.tolerance,
-                                       PASS if ok else FAIL, VERDICTS[row.kind, ok], row.expected, row.citation))
+                ok, shown = _matches(row.published, value, row.tolerance), shown_like(row.published, value, row.unit)
+            self.results.append(Result(row.key, row.kind, row.claim, row.claim_id, row.role, row.unit,
+                                       row.published, shown,
+                                       row.tolerance, PASS if ok else FAIL, VERDICTS[row.kind, ok], row.expected,
+                                       row.citation))
         return self
 
     def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float,
@@ -148,25 +186,49 @@ class Checks:
         mark = PASS if inside else (FAIL if far else WARN)
         verdict = ("exact value inside the 95% interval" if inside else
                    "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else " (chance: 1 run in 20)"))
-        self.results.append(Result("", "simulation", claim, show(exact), f"{show(simulated)} ({show(low)} to "
-                                   f"{show(high)})", "95% interval", mark, verdict, "holds", "", z))
+        self.results.append(Result("", "simulation", claim, "", "", "", show(exact), f"{show(simulated)} ({show(low)} "
+                                   f"to {show(high)})", "95% interval", mark, verdict, "holds", "", z))
         return self
 
     def invariant(self, claim: str, value: str, holds: bool) -> Checks:
         """A property the numbers must have (e.g. probabilities adding up to 1)."""
-        self.results.append(Result("", "invariant", claim, "—", value, "", PASS if holds else FAIL,
+        self.results.append(Result("", "invariant", claim, "", "", "", "—", value, "", PASS if holds else FAIL,
                                    "holds" if holds else "fails", "holds", ""))
         return self
 
     # -- summaries ------------------------------------------------------------------------------------
+    def claims(self) -> list[dict]:
+        """The distinct claims of the source (rows of one ``claim_id`` together: a figure and its restatements, a
+        simulated rate and its exact value): the first row's claim, every printed figure and the figure computed
+        now, and one verdict -- the failing row's if one fails."""
+        groups: dict[str, list[Result]] = {}
+        for r in self.results:
+            if r.kind in ("figure", "statement"):
+                groups.setdefault(r.claim_id or r.key, []).append(r)
+        out = []
+        for claim_id, rows in groups.items():
+            failing = next((r for r in rows if r.mark == FAIL), None)
+            mark = FAIL if failing else (NOT_APPLICABLE if all(r.mark == NOT_APPLICABLE for r in rows) else PASS)
+            main = rows[0]
+
+            def each(text: str, r: Result, several: bool = len(rows) > 1) -> str:
+                return f"{text} ({r.role})" if r.role and several else text
+
+            printed = "stated" if main.kind == "statement" else "; ".join(each(as_read(r.published, r.unit), r)
+                                                                          for r in rows)
+            out.append({"claim_id": claim_id, "kind": main.kind, "claim": main.claim, "published": printed,
+                        "computed": "; ".join(each(r.computed, r) for r in rows if r.computed), "mark": mark,
+                        "verdict": (failing or main).verdict, "rows": len(rows), "citation": main.citation})
+        return out
+
     def counts(self) -> dict[str, int]:
-        """How many claims were reproduced (or hold), are off, contradicted, not applicable; warnings."""
-        sourced = [r for r in self.results if r.kind in ("figure", "statement")]
+        """How many distinct claims were reproduced (or hold), are off, contradicted, not applicable; warnings."""
+        claims = self.claims()
         return {
-            "reproduced": sum(r.mark == PASS for r in sourced),
-            "off": sum(r.kind == "figure" and r.mark == FAIL for r in sourced),
-            "contradicted": sum(r.kind == "statement" and r.mark == FAIL for r in sourced),
-            "not_applicable": sum(r.mark == NOT_APPLICABLE for r in sourced),
+            "reproduced": sum(c["mark"] == PASS for c in claims),
+            "off": sum(c["kind"] == "figure" and c["mark"] == FAIL for c in claims),
+            "contradicted": sum(c["kind"] == "statement" and c["mark"] == FAIL for c in claims),
+            "not_applicable": sum(c["mark"] == NOT_APPLICABLE for c in claims),
             "warnings": sum(r.mark == WARN for r in self.results),
             "failed_checks": sum(r.mark == FAIL and r.kind in ("simulation", "invariant") for r in self.results),
         }
@@ -188,9 +250,10 @@ class Checks:
     def table(self) -> pd.DataFrame:
         """The Checks table as the page shows it."""
         return pd.DataFrame([{"claim": r.claim,
-                              "published": "stated" if r.kind == "statement" else _pretty(r.published),
+                              "published": "stated" if r.kind == "statement" else (
+                                  as_read(r.published, r.unit) if r.kind == "figure" else r.published),
                               "computed now": r.computed,
-                              "tolerance": _tolerance(r.tolerance), "check": r.mark, "verdict": r.verdict}
+                              "tolerance": _tolerance(r.tolerance, r.unit), "check": r.mark, "verdict": r.verdict}
                              for r in self.results])
 
     def raise_unexpected(self) -> None:
@@ -206,7 +269,7 @@ class Checks:
         """The run's record for the index: verdict, counts, headline numbers, findings, every check."""
         return {"run": run, "stem": self.stem, "title": title, "verdict": self.verdict(), "counts": self.counts(),
                 "headline": {str(k): str(v) for k, v in headline.items()}, "findings": findings,
-                "checks": [r.__dict__ for r in self.results]}
+                "claims": self.claims(), "checks": [r.__dict__ for r in self.results]}
 
 
 def _pretty(published: str) -> str:
@@ -214,14 +277,17 @@ def _pretty(published: str) -> str:
     return f"{int(text):,}" if re.fullmatch(r"\d{4,}", text) else text
 
 
-def _tolerance(text: str) -> str:
-    """How a tolerance reads: exact, ± a plain decimal (± 5 × 10⁻⁹ below 10⁻⁴), or as given (a 95% interval)."""
+def _tolerance(text: str, unit: str = "") -> str:
+    """How a tolerance reads: exact, ± a plain decimal (± 5 × 10⁻⁹ below 10⁻⁴; in percentage points for a
+    probability), or as given (a 95% interval)."""
     if not text.strip():
         return "exact"
     try:
         value = float(text)
     except ValueError:
         return text
+    if unit == "probability":
+        return _tolerance(repr(100 * value)) + " pp"
     if 0 < value < 1e-4:
         mantissa, exponent = f"{value:.0e}".split("e")
         superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))

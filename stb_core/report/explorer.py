@@ -18,8 +18,7 @@ import numpy as np
 
 from ..rules import Rules
 from ..solve import solve
-from .catalogue import CHAPTERS, EXPLORER
-from .paths import TEMPLATES, report_dir, write_text
+from .catalogue import EXPLORER
 
 EXPLORER_TILES = (9, 10, 12)
 EXPLORER_ONE_DIE = ("never", "high-shut", "sum-le-6")
@@ -41,11 +40,8 @@ def explorer_data() -> dict:
 
 
 def write_explorer() -> None:
-    """Write ``report/explorer.html`` (its script and stylesheet are among the report's assets)."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    """Write ``report/explorer.html`` in the report's frame (its script and stylesheet are among the assets)."""
+    from .build import write_site_page
 
-    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape())
-    page = environment.get_template("explorer.html.j2").render(
-        data=json.dumps(explorer_data(), separators=(",", ":")), chapters=CHAPTERS, explorer=EXPLORER,
-        tiles=EXPLORER_TILES, assets="assets/")
-    write_text(report_dir() / EXPLORER[0], page)
+    write_site_page("explorer.html.j2", EXPLORER[0], EXPLORER[0], EXPLORER[1],
+                    data=json.dumps(explorer_data(), separators=(",", ":")), tiles=EXPLORER_TILES)

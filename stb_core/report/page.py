@@ -30,12 +30,12 @@ from IPython.display import HTML, display
 
 from ..rules import Rules
 from ..sources.findings import Finding, findings_json
-from . import present, style
+from . import dictionary, present, style
 from .catalogue import chapter, sources
 from .checks import Checks, write_record
 from .exports import save_figure, save_table
 from .parameters import ParameterError, domain, run_name
-from .paths import NOTEBOOK_DIR, data_dir, write_text
+from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
@@ -92,6 +92,9 @@ class Page:
         self._rules = rules_of(self.values)
         self.written: list[tuple[str, str]] = []  # (kind, relative href) of every file this run wrote
         self.shown_tables = 0
+        self.shown_figures = 0
+        self.schemas: dict[str, dict] = {}  # each exported table's columns: type, meaning, unit (datapackage.json)
+        self.captions: list[dict] = []  # each figure: number, files, caption, alt (figures/<run>/captions.json)
         style.apply()
 
     # -- parameters and rules --------------------------------------------------------------------------
@@ -132,7 +135,9 @@ class Page:
         with no rows (a case the parameters do not produce) is said in a sentence instead of drawn empty."""
         href = None
         if name is not None:
-            save_table(table if export is None else export, self.run, name)
+            exported = table if export is None else export
+            self.schemas[name] = dictionary.describe(name, exported)  # refuses a column nothing describes
+            save_table(exported, self.run, name)
             href = self.href(f"data/{self.run}/{name}.csv")
             self.written.append(("table", href))
         if table.empty:
@@ -142,8 +147,9 @@ class Page:
             max_rows = PREVIEW_ROWS
         self.shown_tables += 1
         uid = name or f"table-{self.shown_tables}"
+        label = f"Table {self.chapter.number}.{self.shown_tables}"
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
-                                        max_rows=max_rows, csv_href=href, note=note)))
+                                        max_rows=max_rows, csv_href=href, note=note, label=label)))
 
     def figure(self, fig, name: str, caption: str | Finding, alt: str | Finding) -> None:
         """Save ``fig`` (``figures/<run>/<name>.png/svg/pdf``), show it with its caption and alt text, close it. A
@@ -155,7 +161,11 @@ class Page:
         width = fig.get_size_inches()[0]
         svg = Path(paths[1]).read_bytes()
         plt.close(fig)
-        display(HTML(present.figure_html(svg, caption, alt, files, width)))
+        self.shown_figures += 1
+        label = f"Figure {self.chapter.number}.{self.shown_figures}"
+        self.captions.append({"figure": label, "name": name, "files": [p.name for p in paths], "caption": caption,
+                              "alt": alt, "width_inches": round(float(width), 2)})
+        display(HTML(present.figure_html(svg, caption, alt, files, width, label)))
 
     def progress(self, message: str) -> None:
         """A progress line for a long computation: printed by the build driver as it comes (``make report``,
@@ -222,6 +232,13 @@ class Page:
         record["parameters"] = dict(self.values)
         write_record(self.run, record)
         write_text(data_dir(self.run) / "findings.json", findings_json(self.findings))
+        cite = self.source.cite() if self.source else "Shut the Box, solved exactly"
+        write_text(data_dir(self.run) / "datapackage.json",
+                   dictionary.data_package(self.run, f"{self.chapter.number}. {self.chapter.title}", self.schemas,
+                                           cite))
+        if self.captions:
+            write_text(figure_dir(self.run) / "captions.json",
+                       json.dumps(self.captions, indent=1, ensure_ascii=False) + "\n")
         self.checks.raise_unexpected()
 
     def exports(self) -> None:

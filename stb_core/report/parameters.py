@@ -163,8 +163,8 @@ DOMAINS: dict[str, Domain] = {
                   0.0, 1.0),
     ), quick={"tiles": 7}),
     "04-game-space": Domain((
-        tiles(12, quick=10, help="the boxes 1 to this number start open", audit=7),
-        Parameter("win_at_most", int, "won once the open boxes total this or less", 0, 300, quick=78, audit=30),
+        tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
+        Parameter("win_at_most", int, "won once the open tiles total this or less", 0, 300, quick=78, audit=30),
         DICE, SIDES, ONE_DIE,
     ), quick={"tiles": 7}),
     "05-expected-cost-mdp": Domain((tiles(12, quick=10, audit=9), DICE, SIDES, SEED), quick={"tiles": 8}),

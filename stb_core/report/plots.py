@@ -22,10 +22,12 @@ def _percent_axis(axis, decimals: int | None = None) -> None:
 
 
 def counts_by_moves(table: pd.DataFrame):
-    """Bars of dice-weighted winning sequences by number of moves (log scale)."""
+    """Dots (not bars: on a log scale a bar's length would depend on where the axis starts) of dice-weighted winning
+    sequences by number of moves; lengths with none are marked on the axis."""
     fig, ax = style.figure("column", 2.3)
     shown = table[table["sequences"] > 0]
-    ax.bar(shown["moves"], shown["sequences"].astype(float), color=style.BLUE, width=0.7)
+    ax.plot(shown["moves"], shown["sequences"].astype(float), "o", color=style.BLUE, ms=6)
+    ax.vlines(shown["moves"], 0, shown["sequences"].astype(float), color=style.BLUE, lw=0.6, alpha=0.4)
     ax.set_yscale("log")
     ax.set_xlabel("number of moves")
     ax.set_ylabel("winning sequences")
@@ -41,8 +43,9 @@ def win_rates(table: pd.DataFrame, published: dict | None = None):
     for yi, row in zip(y, table.itertuples(), strict=True):
         c = style.colour(row.policy)
         spread = [[row.simulated_p_win - row.low_95], [row.high_95 - row.simulated_p_win]]
-        ax.errorbar(row.simulated_p_win, yi, xerr=spread, fmt="o", color=c, capsize=3, lw=1.5, ms=5)
-        ax.plot([row.exact_p_win] * 2, [yi - 0.28, yi + 0.28], color="black", lw=2)
+        ax.errorbar(row.simulated_p_win, yi - 0.12, xerr=spread, fmt="o", color=c, capsize=3, lw=1.5, ms=5,
+                    mfc="white", mew=1.5)
+        ax.plot(row.exact_p_win, yi + 0.14, marker="D", color="black", ms=5, ls="none")
         if published and row.policy in published:
             ax.plot(published[row.policy], yi + 0.32, marker="x", color=style.VERMILLION, ms=6, mew=1.5, ls="none")
     ax.set_yticks(y, [style.name(p) for p in table["policy"]])
@@ -50,9 +53,9 @@ def win_rates(table: pd.DataFrame, published: dict | None = None):
     ax.set_xlabel("chance of shutting the box")
     ax.set_xlim(left=0)
     _percent_axis(ax.xaxis, 1)
-    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a",
+    handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a", mfc="white", mew=1.5,
                            label="simulated, 95% interval (in each row's colour)"),
-               ax.plot([], [], color="black", lw=2, label="exact")[0]]
+               ax.plot([], [], marker="D", color="black", ls="none", label="exact")[0]]
     if published:
         handles.append(ax.plot([], [], marker="x", color=style.VERMILLION, ls="none",
                                label="the source's simulation")[0])
@@ -184,16 +187,24 @@ def variants_value(table: pd.DataFrame, column: str = "value",
 
 
 def heuristic_prices(table: pd.DataFrame, order: list[str]):
-    """Small multiples, one panel per objective: each policy's loss against optimal play, % of the optimum (log)."""
+    """Small multiples, one panel per objective: each policy's loss against optimal play, % of the optimum, as a dot
+    on a log axis (a bar's length on a log scale would depend on where the axis starts); a loss of 0 is written
+    beside the axis rather than drawn."""
     objectives = list(dict.fromkeys(table["objective"]))
     fig, axes = style.figure("full", 0.32 * len(order) + 1.0, ncols=len(objectives), sharey=True, squeeze=False)
     for ax, objective in zip(axes[0], objectives, strict=True):
         part = table[table["objective"] == objective].set_index("policy").loc[order]
         y = np.arange(len(order))[::-1]
-        ax.barh(y, part["loss_percent"].clip(lower=1e-6), color=[style.colour(p) for p in order], height=0.65)
-        ax.set_xscale("log")
-        low = 10 ** np.floor(np.log10(max(part["loss_percent"].min(), 1e-3)))
+        positive = part["loss_percent"] > 0
+        low = 10 ** np.floor(np.log10(max(part.loc[positive, "loss_percent"].min() if positive.any() else 1, 1e-3)))
         high = 10 ** np.ceil(np.log10(max(part["loss_percent"].max(), low * 10)))
+        ax.hlines(y[positive.to_numpy()], low, part.loc[positive, "loss_percent"], color="#d0d7de", lw=1, zorder=1)
+        ax.scatter(part.loc[positive, "loss_percent"], y[positive.to_numpy()],
+                   color=[style.colour(p) for p in part.index[positive]], s=36, zorder=3, edgecolor="black",
+                   linewidth=0.4)
+        for yi in y[~positive.to_numpy()]:
+            ax.annotate("0 (no loss)", (low, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7)
+        ax.set_xscale("log")
         ax.set_xlim(low, high)
         ax.xaxis.set_major_locator(mticker.LogLocator(base=10, numticks=6))
         ax.xaxis.set_minor_locator(mticker.NullLocator())
@@ -333,10 +344,9 @@ def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
     fig, ax = style.figure("column", 0.45 * len(exact) + 1.1)
     y = np.arange(len(exact))[::-1]
     mean, half = 100 * simulated["mean_payoff"], 100 * 1.959963984540054 * simulated["payoff_se"]
-    ax.errorbar(mean, y, xerr=half, fmt="o", color=style.BLUE, capsize=3, ms=4, lw=1.5, label="simulated, 95% interval")
-    for yi, value in zip(y, 100 * exact["expected_payoff"], strict=True):
-        ax.plot([value, value], [yi - 0.3, yi + 0.3], color="black", lw=2)
-    ax.plot([], [], color="black", lw=2, label="exact")
+    ax.errorbar(mean, y - 0.12, xerr=half, fmt="o", color=style.BLUE, capsize=3, ms=5, lw=1.5, mfc="white", mew=1.5,
+                label="simulated, 95% interval")
+    ax.plot(100 * exact["expected_payoff"], y + 0.14, marker="D", color="black", ms=5, ls="none", label="exact")
     ax.axvline(0, color=style.GREY, lw=0.8)
     ax.set_yticks(y, [f"seat {s}" for s in exact["seat"]])
     ax.set_xlabel("expected winnings (% of a stake)")

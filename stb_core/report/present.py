@@ -22,6 +22,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from ..sources.words import (  # noqa: F401 -- the report's number formats, re-exported for the notebooks
+    as_sets,
     compact,
     fraction,
     integer,
@@ -69,10 +70,11 @@ def default_format(series: pd.Series) -> Callable:
 # -- tables ---------------------------------------------------------------------------------------------
 def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | None = None,
                formats: dict | None = None, max_rows: int | None = 25, csv_href: str | None = None,
-               note: str | None = None) -> str:
+               note: str | None = None, label: str | None = None) -> str:
     """The HTML of ``table`` for a page: ``columns`` maps machine names to headers (and picks and orders the
     columns shown); ``formats`` maps a header (or machine name) to a formatter; at most ``max_rows`` rows,
-    with a note and the CSV link when there are more. Raises ``ValueError`` for a snake_case header."""
+    with a note and the CSV link when there are more; ``label`` (``Table 3.2``) numbers the caption and gives the
+    table its anchor (``table-3-2``). Raises ``ValueError`` for a snake_case header."""
     shown = (table if columns is None else table[list(columns)].rename(columns=columns)).reset_index(drop=True)
     snake = [c for c in shown.columns if SNAKE.match(str(c))]
     if snake:
@@ -97,6 +99,8 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
     if any(getattr(f, "unit", None) == "pp" for f in by_header.values()):
         cap += " (pp: percentage points)"
     cap += f". First {len(shown):,} of {total:,} rows." if len(shown) < total else "."
+    if label:
+        cap = f"<strong>{html.escape(label)}.</strong> {cap}"
     styler = styler.set_caption(f'<span class="stb-cap">{cap}</span>')
     body = styler.to_html()
     links = []
@@ -107,24 +111,40 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
     if note:
         links.insert(0, prose_inline(note))
     foot = f'<p class="stb-table-note">{" ".join(links)}</p>' if links else ""
-    return f'<div class="stb-table-wrap">{body}{foot}</div>'
+    anchor = f' id="{anchor_of(label)}"' if label else ""
+    return f'<div class="stb-table-wrap"{anchor}>{body}{foot}</div>'
+
+
+def anchor_of(label: str) -> str:
+    """The anchor of a numbered table, figure or equation: ``Table 3.2`` -> ``table-3-2``."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
 # -- figures ----------------------------------------------------------------------------------------------
-def figure_html(svg: bytes, caption: str, alt: str, files: dict[str, str], width_in: float) -> str:
-    """A ``<figure>`` showing ``svg`` (sharp at any zoom) with ``alt`` text, its caption and file links. On a
-    phone the figure fits the screen whole; tapping it opens the SVG file, to zoom."""
+SCALE = 1.3  # figures are drawn at 130% of their print size on screen: 8.5 pt type reads at 14.7 CSS px
+
+
+def figure_html(svg: bytes, caption: str, alt: str, files: dict[str, str], width_in: float,
+                label: str | None = None) -> str:
+    """A numbered ``<figure>`` (``label``: ``Figure 3.1``, its anchor ``figure-3-1``) showing ``svg`` (sharp at any
+    zoom) with ``alt`` text, its caption and file links. On a phone the figure fits the screen; tapping it opens
+    it full-screen at its reading size (its type at 11 CSS px or more), to scroll; without the page's script the
+    tap opens the SVG file."""
     if not alt or alt.lower().startswith("no description"):
         raise ValueError("a figure needs alt text that says what it shows")
     data = base64.b64encode(svg).decode("ascii")
     links = " · ".join(f'<a href="{html.escape(href)}">{fmt.upper()}</a>' for fmt, href in files.items())
-    width = round(width_in * 96 * 1.3)
+    width = round(width_in * 96 * SCALE)
     kind = "stb-full" if width_in > 4 else "stb-column"
-    image = f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}" style="width: min(100%, {width}px)">'
+    image = (f'<img src="data:image/svg+xml;base64,{data}" alt="{html.escape(alt)}" width="{width}" '
+             f'style="width: min(100%, {width}px)">')
     if "svg" in files:
-        image = f'<a href="{html.escape(files["svg"])}" title="open the figure on its own, to zoom">{image}</a>'
-    return (f'<figure class="stb-figure {kind}"><div class="stb-figure-scroll">{image}</div>'
-            f'<figcaption>{prose_inline(caption)} <span class="stb-files">Files: {links}</span></figcaption>'
+        image = (f'<a class="stb-zoom" href="{html.escape(files["svg"])}" data-width="{width}" '
+                 f'title="open the figure full-screen, to read and scroll">{image}</a>')
+    number = f"<strong>{html.escape(label)}.</strong> " if label else ""
+    anchor = f' id="{anchor_of(label)}"' if label else ""
+    return (f'<figure class="stb-figure {kind}"{anchor}><div class="stb-figure-scroll">{image}</div>'
+            f'<figcaption>{number}{prose_inline(caption)} <span class="stb-files">Files: {links}</span></figcaption>'
             f'</figure>')
 
 

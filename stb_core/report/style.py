@@ -24,13 +24,13 @@ INDIGO, CYAN, TEAL, FOREST, OLIVE, SAND, ROSE, WINE, MAGENTA = (
 
 COLOURS = {
     # policies: Okabe-Ito, one colour each, on every page
-    "optimal": BLACK, "highest-tile": ORANGE, "sequence-count": SKY, "random": GREY, "worst": VERMILLION,
+    "optimal": BLACK, "highest-tile": ORANGE, "sequence-count": SKY, "random": GREY, "worst": WINE,
     "largest tile first": PURPLE, "strategy card": GREEN,
     # rule variants: Tol's muted colours, none shared with a policy
     "all-dice": INDIGO, "high-shut": CYAN, "pub-allowed": TEAL, "pub-forced": FOREST, "two-per-roll": OLIVE,
     "won-at-3": ROSE,
     # objectives: none shared with a policy or a variant
-    "win": BLUE, "remaining-sum": WINE, "flipped-count": SAND,
+    "win": BLUE, "remaining-sum": VERMILLION, "flipped-count": SAND,
     # the choice of dice, and the outcomes of a game between players (never drawn with the names above)
     "one die": MAGENTA, "two dice": INDIGO, "either": GREY,
     "first wins": BLUE, "tie": GREY, "second wins": MAGENTA,

@@ -15,8 +15,8 @@ import pandas as pd
 from ..boards import board_label, board_mask, board_tiles, legal_moves
 from ..rules import Rules
 from ..solve import Solution, solve
-from .findings import Part, Sentence, derived
-from .words import compact, counted, fraction, integer, number, percent, tiles_range
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived
+from .words import compact, counted, fraction, integer, number, percent, share, tiles_range
 
 
 def r_order(moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -265,8 +265,35 @@ def hand_part(rules: Rules, exceptions_found: Part) -> Part:
     return part
 
 
+def advice_part(rules: Rules) -> Part:
+    """The source's closing advice -- close fewer tiles, prioritising higher numbers: the highest-tile rule (fewest
+    tiles, then the highest), valued exactly for the sum left open against optimal play."""
+    from ..evaluate import evaluate
+
+    part = Part()
+    best = float(solve(rules, "remaining-sum").value())
+    rule = float(evaluate(rules, "remaining-sum", "highest-tile").value())
+    table = part.table("advice", pd.DataFrame([
+        {"play": "optimal play", "expected_sum_left": best},
+        {"play": "fewer tiles, higher numbers first", "expected_sum_left": rule}]).assign(
+            more_than_optimal=lambda t: t["expected_sum_left"] - best,
+            percent_more=lambda t: 100 * (t["expected_sum_left"] - best) / best if best else 0.0))
+    s = Sentence()
+    left = table.cell("rule_sum", "expected_sum_left", play="fewer tiles, higher numbers first")
+    optimum = table.cell("optimal_sum", "expected_sum_left", play="optimal play")
+    more = table.cell("percent_more", "percent_more", play="fewer tiles, higher numbers first")
+    within = s.quiet(more).value <= RULE_OF_THUMB_PERCENT
+    judged = (f"within the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose: the advice holds, as advice"
+              if within else f"more than the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose")
+    part.add(s.finding("advice", f"Its closing advice — close fewer tiles, prioritising higher numbers — is the "
+                                 f"highest-tile rule of chapter 3. Played for the sum left open it leaves "
+                                 f"{s(left, number(3))} on average against optimal play's {s(optimum, number(3))}, "
+                                 f"{s(more, share(2))} more: {judged}."))
+    return part
+
+
 def published_claims(rules: Rules, cost: Solution, values: Part, game: Part, trend: Part, found: Part,
-                     hand: Part) -> dict:
+                     hand: Part, advice: Part) -> dict:
     """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
     def value_of(*tiles_open):
         return float(cost.value(board_mask(tiles_open)))
@@ -294,7 +321,16 @@ def published_claims(rules: Rules, cost: Solution, values: Part, game: Part, tre
         "cost_trend": (bool((ranked["rank_correlation"] > 0).all()),
                        f"rank correlation {ranked['rank_correlation'].min():.2f} to "
                        f"{ranked['rank_correlation'].max():.2f} in every panel"),
+        "advice": _advice_claim(advice),
     }
+
+
+def _advice_claim(advice: Part) -> tuple[bool, str]:
+    more = float(advice["advice"].set_index("play").loc["fewer tiles, higher numbers first", "percent_more"])
+    return more <= RULE_OF_THUMB_PERCENT, (f"as a rule of thumb: it leaves {share(2)(more)} more than optimal play, "
+                                           f"within the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose"
+                                           if more <= RULE_OF_THUMB_PERCENT else
+                                           f"it leaves {share(2)(more)} more than optimal play")
 
 
 def headline(values: Part) -> dict:
@@ -309,7 +345,7 @@ def pipeline(rules: Rules, seed: int = 123) -> list[Part]:
     cost = cost_solution(rules)
     found = exceptions_part(rules, cost)
     return [values_part(rules, cost), game_part(rules, cost, seed), trend_part(rules, cost), found,
-            hand_part(rules, found)]
+            hand_part(rules, found), advice_part(rules)]
 
 
 def estimate(rules: Rules, seed: int = 123):

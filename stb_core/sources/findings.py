@@ -29,7 +29,8 @@ import pandas as pd
 
 from .words import relation
 
-RTOL = 1e-9  # two numbers within this relative distance state the same value (CSV files keep 10 digits)
+RTOL = 1e-9  # two numbers within this relative distance state the same value
+RULE_OF_THUMB_PERCENT = 2.5  # the standard for advice: it holds when following it keeps within this % of the optimum
 OPS = {"==": lambda s, v: s == v, "!=": lambda s, v: s != v, "<": lambda s, v: s < v, "<=": lambda s, v: s <= v,
        ">": lambda s, v: s > v, ">=": lambda s, v: s >= v, "in": lambda s, v: s.isin(list(v))}
 AGGREGATIONS = ("value", "count", "sum", "max", "min", "mean", "median", "nunique", "first", "all", "any", "list")

@@ -44,7 +44,7 @@ EXACT_UP_TO = 12
 
 
 def open_code(tiles: tuple[int, ...], rules: Rules) -> str:
-    """How a set of boxes is written in the game space: the source's digits together (``"12478"``) up to 9
+    """How a set of tiles is written in the game space: the source's digits together (``"12478"``) up to 9
     tiles, the set itself from 10 tiles on, where digits together would be ambiguous."""
     if rules.tiles <= CODES_UP_TO:
         return "".join(str(t) for t in tiles)
@@ -74,7 +74,7 @@ def valid_states(rules: Rules) -> pd.DataFrame:
 
 
 def exclusions_table(rules: Rules, states: pd.DataFrame) -> pd.DataFrame:
-    """Every non-empty set of open boxes that is *not* a valid state, in the source's order, with why: ``won``
+    """Every non-empty set of open tiles that is *not* a valid state, in the source's order, with why: ``won``
     (it totals the win threshold or less) or ``unreachable`` (no roll and move ever leaves it)."""
     valid = set(states["board_mask"])
     rows = [{"Open": open_code(board_tiles(m), rules), "board_mask": m,
@@ -206,7 +206,7 @@ def won_at_start(rules: Rules) -> bool:
 
 
 def states_part(rules: Rules) -> Part:
-    """The valid states, and the sets of open boxes that are not states, with why."""
+    """The valid states, and the sets of open tiles that are not states, with why."""
     part = Part()
     if won_at_start(rules):
         return part
@@ -225,7 +225,7 @@ def states_part(rules: Rules) -> Part:
     reasons = "; ".join(parts) if parts else "none"
     code = "written as the source writes them (12 is the set {1, 2})" if rules.tiles <= CODES_UP_TO else "as sets"
     part.add(s.finding("states", f"**{s(states.count('states'), counted('valid state'))}**. The non-empty sets of "
-                                 f"open boxes that are not states, {code}: {reasons}.", kind="text"))
+                                 f"open tiles that are not states, {code}: {reasons}.", kind="text"))
     return part
 
 
@@ -270,7 +270,7 @@ def part2(rules: Rules, space: Part) -> Part:
         rule = (f" when {s(parameter('win_at_most', rules.win_at_most))} or less left counts as a win; played to shut "
                 f"every box, the same board is won {s(all_shut, percent(2))} of the time")
     else:
-        rule = " (every box must be shut)"
+        rule = " (every tile must be shut)"
     won = " (the game is won before the first roll)" if won_at_start(rules) else ""
     part.add(s.finding("part2", f"Optimal play wins with probability **{s(value, number(6))}** "
                                 f"({s(_again(value), percent(2))}){detail}{rule}{won}."))
@@ -286,7 +286,7 @@ def part2(rules: Rules, space: Part) -> Part:
     marked = thresholds.count("marked", [("this_run", "==", True)])
     line = "; the dashed line marks this run's threshold" if s.quiet(marked).value else ""
     part.add(s.finding("threshold-caption", "The chance of winning with optimal play against the total at or below "
-                                            f"which the game is won (0: every box shut){line}.", kind="caption"))
+                                            f"which the game is won (0: every tile shut){line}.", kind="caption"))
     if "GameSpace-part2" in space.tables:
         table = space.shown["space"]
         strategy = part.table("optimal-strategy", optimal_strategy(table))

@@ -118,6 +118,15 @@ def text(x) -> str:
 text.unit = "text"
 
 
+def as_sets(x) -> str:
+    """Moves a source wrote as lists, ``[1, 8], [2, 7]``, in the report's one notation for a set of tiles:
+    ``{1, 8}, {2, 7}``."""
+    return str(x).replace("[", "{").replace("]", "}") if present(x) else ""
+
+
+as_sets.unit = "sets"
+
+
 # -- names ------------------------------------------------------------------------------------------------------
 READER_NAMES = {  # how each machine name of a policy or objective reads on a page
     "optimal": "optimal play", "highest-tile": "fewest tiles, then highest",

@@ -1,0 +1,322 @@
+"""The data dictionary: what every column of every exported table means, in which unit, and the Data Package that
+documents a run's tables.
+
+Each run writes ``data/<run>/datapackage.json`` (a Frictionless Data Package, version 1: one tabular resource per
+CSV file, each field with its name, type, description and unit) beside its tables, and ``figures/<run>/
+captions.json`` beside its figures. A column's meaning is looked up in :data:`COLUMNS` (most names mean one thing
+everywhere), then in :data:`BY_TABLE` (a name whose meaning depends on its table), then in :data:`PATTERNS` (the
+numbered columns of the game space); a table with a column none of them describes is refused when the page
+finishes (:func:`describe`), so no table leaves undocumented.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pandas as pd
+
+P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
+    "stakes", "count"
+SUM, SCORE, TEXT, BOARD, MOVE, FLAG = "sum of tile numbers", "points (source 002's score)", "", "set of tiles", \
+    "set of tiles", "true or false"
+
+COLUMNS: dict[str, tuple[str, str]] = {
+    # boards, moves, rolls
+    "board": ("the open tiles, written as a set", BOARD),
+    "board_mask": ("the open tiles as a bit-mask: tile t is open when bit t - 1 is set", "bit-mask"),
+    "board_after": ("the open tiles after the move", BOARD),
+    "open": ("the open tiles before the roll", BOARD), "open_after": ("the open tiles after the move", BOARD),
+    "label": ("the open tiles, written as a set", BOARD),
+    "state": ("the open tiles (a state, in the source's words)", BOARD),
+    "open_sum": ("the sum of the open tiles", SUM), "open_tiles": ("how many tiles are open", TILES),
+    "tiles_open": ("how many tiles are open", TILES), "smallest_tile": ("the lowest open tile", "tile number"),
+    "largest_tile": ("the highest open tile", "tile number"),
+    "roll": ("the roll: what the dice show, added up", "pips"),
+    "dice_total": ("the roll: what the dice show, added up", "pips"), "dice": ("how many dice are rolled", "dice"),
+    "move": ("the tiles shut by the move", MOVE), "action": ("the tiles shut (an action, in the source's words)", MOVE),
+    "turn": ("the turn of the game, from 1", COUNT), "moves": ("the number of moves of a winning sequence", COUNT),
+    "tiles": ("the tiles 1 to this number make the board", TILES),
+    "largest_roll": ("the largest roll the dice show", "pips"),
+    "weight": ("how many of the dice's equally likely outcomes show the roll", COUNT),
+    "legal_moves": ("how many moves are legal", COUNT), "best_move": ("the best move", MOVE),
+    "runner_up": ("the second-best move (empty when the move is forced)", MOVE),
+    "optimal_move": ("the move optimal play makes", MOVE), "policy_move": ("the move the policy makes", MOVE),
+    "source_rule_move": ("the move the source's rule (most winning sequences) makes", MOVE),
+    "move_a": ("the move of the first solution compared", MOVE), "move_b": ("the move of the second solution", MOVE),
+    "optimal_action": ("the optimal action, the first in the source's order among the best", MOVE),
+    "valid_actions": ("the legal actions, in the source's order (by number of tiles, then lexicographic)", TEXT),
+    "largest_tile_action": ("the best action that shuts the largest tile any legal action could", MOVE),
+    "shuts": ("the tiles that play shuts", MOVE), "decision": ("move (after a roll) or dice (before it)", TEXT),
+    # values
+    "p_win": ("the chance of shutting the box with optimal play", P),
+    "p_win_exact": ("the same chance as an exact fraction p/q (empty where not computed exactly)", "fraction"),
+    "p_win_after": ("the chance of shutting the box after the move, optimal play afterwards", P),
+    "p_win_after_optimal": ("the chance of shutting the box after the optimal move", P),
+    "p_win_after_rule": ("the chance of shutting the box after the rule's move", P),
+    "p_win_one_die": ("the chance of shutting the box rolling one die now, optimal play afterwards", P),
+    "p_win_all_dice": ("the chance of shutting the box rolling all the dice now, optimal play afterwards", P),
+    "exact_p_win": ("the chance of shutting the box, exact", P),
+    "simulated_p_win": ("the share of simulated games that shut the box", P),
+    "low_95": ("lower end of the Wilson 95% interval of the simulated share", P),
+    "high_95": ("upper end of the Wilson 95% interval of the simulated share", P),
+    "z": ("how many standard errors the simulated share lies from the exact value", "standard errors"),
+    "games": ("how many games were simulated", COUNT),
+    "expected_remaining_sum": ("the least expected sum of the tiles left open", SUM),
+    "expected_tiles_shut": ("the most expected number of tiles shut", TILES),
+    "expected_sum_after": ("the least expected sum left after the move", SUM),
+    "expected_sum_left": ("the expected sum of the tiles left open", SUM),
+    "value_after": ("the value after the move, optimal play afterwards, in the objective's unit", "objective's unit"),
+    "runner_up_value": ("the value after the second-best move", "objective's unit"),
+    "value_one_die": ("the chance of shutting the box rolling one die now", P),
+    "value_all_dice": ("the chance of shutting the box rolling all the dice now", P),
+    "optimal_value": ("the value of optimal play, in the objective's unit", "objective's unit"),
+    "value_name": ("the column name of the objective's value", TEXT),
+    "objective": ("what a finished game is worth: win, remaining-sum or flipped-count", TEXT),
+    "objective_name": ("the objective as the pages name it", TEXT),
+    "policy": ("how the moves are chosen (a policy)", TEXT), "strategy": ("the strategy as the pages name it", TEXT),
+    "loss": ("what the policy's move costs against the optimal move, in the objective's unit", "objective's unit"),
+    "weighted_loss": ("the loss times the chance the policy faces the decision: its share of the loss per game",
+                      "objective's unit per game"),
+    "reach": ("the chance that the policy, from the full board, ever stands on the board", P),
+    "p_roll": ("the chance of the roll with the dice the policy rolls", P),
+    "loss_percent": ("the loss in per cent of the optimal value", PCT),
+    "share_of_loss": ("this decision's share of the whole loss", P),
+    "cumulative_share": ("the share of the whole loss in this decision and the costlier ones", P),
+    "rank": ("the decision's rank by what it costs per game (1: the costliest)", COUNT),
+    "win_chance_lost": ("the chance of winning the rule's move gives up", PP),
+    "loss_for_a": ("what the second solution's move costs, in the first solution's objective", "objective's unit"),
+    "loss_for_b": ("what the first solution's move costs, in the second solution's objective", "objective's unit"),
+    # counts and sequences
+    "sequences": ("dice-weighted winning sequences of that many moves", COUNT),
+    "share": ("the share of the whole", P), "sets": ("sets of distinct numbers adding up to the roll", COUNT),
+    "on_board": ("whether (or how many of) the sets have all their tiles on this board", COUNT),
+    "sequences_after": ("dice-weighted winning sequences left after the move", COUNT),
+    "sequences_after_optimal": ("winning sequences left after the optimal move", COUNT),
+    "sequences_after_rule": ("winning sequences left after the rule's move", COUNT),
+    "more_sequences": ("whether the rule's move leaves more winning sequences than the optimal move", FLAG),
+    "source_rule_picks": ("whether the source's rule picks this move", FLAG),
+    "optimal_picks": ("whether optimal play picks this move", FLAG),
+    # dice choice
+    "one_die": ("the one-die rule: never, high-shut or sum-le-6", TEXT), "rules": ("the rules, in words", TEXT),
+    "this_run": ("whether this row is this run's own game", FLAG),
+    "gain": ("what the one-die choice adds (or the better choice's margin)", P),
+    "best": ("the better choice of dice (either: both equal)", TEXT),
+    "one_minus_all": ("the chance of winning with one die minus with all the dice", PP),
+    "boards": ("how many boards", COUNT), "one_die_better": ("boards where one die is better", COUNT),
+    "all_dice_better": ("boards where all the dice are better", COUNT), "equal": ("boards where both are equal", COUNT),
+    "one_die_always": ("whether one die is better on every such board", FLAG),
+    "one_die_never": ("whether one die is better on none", FLAG),
+    "one_die_sometimes": ("whether one die is better on some but not all", FLAG),
+    "statement": ("the source's sentence, read as a rule", TEXT), "key": ("the statement's key", TEXT),
+    "true_on": ("boards where the statement holds", COUNT), "false_on": ("boards where it does not", COUNT),
+    "opposite_on": ("boards where the other choice is better", COUNT),
+    "exceptions": ("the boards where the statement does not hold", TEXT),
+    # chapter 3 (the source's own columns)
+    "Board Id": ("the source's board id: the flipped (shut) tiles as bits, tile 1 the most significant", COUNT),
+    "Board (Remaining)": ("the source's board string: open tiles as numbers, shut ones as dashes", TEXT),
+    "Board Sum": ("the sum of the tiles flipped down so far", SUM), "Roll": ("the roll", "pips"),
+    "Max ES": ("expected score with optimal play", SCORE), "Min ES": ("expected score with the worst play", SCORE),
+    "Highest Tile ES": ("expected score with the highest-tile rule", SCORE),
+    "Strategic Difference": ("Max ES minus Min ES", SCORE),
+    "Max Move": ("the optimal moves, ties within the tolerance listed together (as the source writes them)", TEXT),
+    "Min Move": ("the worst moves, ties listed together", TEXT),
+    "Highest Tile Move": ("the highest-tile moves, ties listed together", TEXT),
+    "Highest Tile Pick": ("the one move the highest-tile rule plays", TEXT),
+    "Points Lost": ("what the highest-tile pick costs against the optimal move, optimal play afterwards", SCORE),
+    "Kind": ("genuine (the pick loses more than the tolerance) or tie listing", TEXT),
+    "pick_tiles": ("whether the optimal move shuts as many tiles as the pick, fewer or more", TEXT),
+    "keeps_top_tile": ("whether the optimal move leaves the pick's highest tile open", FLAG),
+    "scoring": ("how a finished game is scored", TEXT), "Max": ("expected score with optimal play", SCORE),
+    "Min": ("expected score with the worst play", SCORE),
+    "Highest Tile": ("expected score with the highest-tile rule", SCORE),
+    "optimal": ("expected score with optimal play", SCORE),
+    "highest_tile": ("expected score with the highest-tile rule", SCORE),
+    "worst": ("expected score with the worst play", SCORE),
+    "worst_loss_percent": ("what the worst play loses, in per cent of the optimum", PCT),
+    "pairs": ("(board, roll) pairs", COUNT),
+    "max_differs_from_highest_tile": ("pairs where the max cell differs from the highest-tile cell", COUNT),
+    "max_differs_from_traditional_max": ("pairs where the max cell differs from traditional scoring's", COUNT),
+    "highest_tile_loss": ("what the highest-tile rule loses per game", SCORE),
+    "probability": ("the chance of this outcome", P),
+    "score_after": ("the score after the roll, optimal play afterwards", SCORE),
+    "contribution": ("the chance of the roll times the score after it", SCORE),
+    # chapter 4 (the source's own columns)
+    "Open": ("the open tiles written together (the source's code), as a set from 10 tiles on", TEXT),
+    "StateNum": ("the state's number in the source's order", TEXT), "TotalRolled": ("the roll", "pips"),
+    "Outcome": ("Win, Loss (no legal move) or Undetermined", TEXT),
+    "RivalGroup": ("the (Open, TotalRolled) group, numbered with Open compared as text", COUNT),
+    "StrategyCount": ("rows in the group, before redundant ones are removed", COUNT),
+    "StrategyNum": ("the row's number before redundant rows are removed", COUNT),
+    "Removed": ("the tiles shut, written as Open is", TEXT),
+    "Redundant": ("whether the source drops this row (a second way to win at once)", FLAG),
+    "PWinAfter": ("the chance of winning after this move, optimal play afterwards", P),
+    "Optimal": ("whether this move maximises PWinAfter in its rival group", FLAG),
+    "Decisive": ("whether the choice in this rival group changes the chance of winning", FLAG),
+    "reason": ("why the set is not a state: won already, or unreachable", TEXT),
+    "win_at_most": ("the game is won once the open tiles total this or less", SUM),
+    "change": ("the change from the threshold before", PP), "column": ("a column of GameSpace.csv", TEXT),
+    "meaning": ("what the column means", TEXT),
+    # chapter 5
+    "value": ("the least expected sum left open, optimal play", SUM),
+    "exact": ("the same as an exact fraction", "fraction"),
+    "full_board": ("whether this is the full board", FLAG),
+    "state_average": ("the mean of the open tiles", "tile number"), "states": ("how many states", COUNT),
+    "rank_correlation": ("rank correlation of the mean open tile and the expected cost (1: always rising)", TEXT),
+    "has_correlation": ("whether the panel has two states or more to correlate", FLAG),
+    "value_after_optimal": ("the least expected cost after the optimal action", SUM),
+    "value_after_largest_tile_action": ("the least expected cost after that action", SUM),
+    "cost": ("the least expected sum left open", SUM),
+    "what": ("the source's formula, or the exact value", TEXT), "in_1296ths": ("the chance, in 1296ths", "1/1296"),
+    "play": ("the way of playing", TEXT), "more_than_optimal": ("expected sum left beyond optimal play's", SUM),
+    "percent_more": ("expected sum left beyond optimal play's, in per cent of it", PCT),
+    # chapter 6
+    "variant": ("the rule variant's key", TEXT), "variant_name": ("the rule variant, in words", TEXT),
+    "allowed": ("the value with one die allowed at 6 or less", "objective's unit"),
+    "forced": ("the value with one die forced at 6 or less", "objective's unit"),
+    "difference": ("the absolute difference of the two", "objective's unit"),
+    "total_loss": ("the policy's whole loss per game", PP), "decisions_faced": ("decisions the policy faces", COUNT),
+    "costly_decisions": ("decisions that cost anything", COUNT),
+    "share_of_loss_in_top_10": ("the share of the whole loss in the ten costliest decisions", P),
+    "costliest_decision": ("the decision that costs the most per game", TEXT),
+    "card": ("a strategy card: its lines, in order", TEXT), "lines": ("lines on the card", COUNT),
+    "plays_as": ("the simplest card that plays the same moves", TEXT),
+    "pairs_playing_differently": ("(board, roll) pairs where the card and the highest-tile rule differ", COUNT),
+    "compared with": ("the move compared with the win-optimal move", TEXT),
+    "pairs with a choice": ("(board, roll) pairs with two or more legal moves", COUNT),
+    "pairs where it costs the win": ("pairs where that move has a smaller chance of winning", COUNT),
+    "largest loss of win probability": ("the largest chance of winning given up", PP),
+    "final_sum": ("the sum of the tiles left open at the end", SUM),
+    "tied_pairs": ("(board, roll) pairs with two or more equally good moves", COUNT),
+    "pairs_with_a_choice": ("(board, roll) pairs with two or more legal moves", COUNT),
+    "spread": ("the largest minus the smallest probability over the tie-breaks", PP),
+    "dice_name": ("the dice, in words", TEXT),
+    "tiles_range": ("the tiles", TEXT),
+    # chapter 7
+    "seat": ("the seat, in the order of play", COUNT), "players": ("how many players", COUNT),
+    "expected_payoff": ("the seat's expected winnings per round", STAKES),
+    "p_shut": ("the chance the seat shuts the box", P), "p_split_pot": ("the chance the pot is split", P),
+    "mean_payoff": ("the seat's mean winnings over the simulated rounds", STAKES),
+    "payoff_se": ("the standard error of that mean", STAKES),
+    "fair_shut_pays": ("the bonus for a shut box at which seat 1 breaks even (empty: none found)", STAKES),
+    "exactly_even": ("whether seat 1 is exactly even there (else its winnings jump across zero)", FLAG),
+    "games_solved": ("games solved to find it", COUNT), "found": ("whether a fair bonus was found", FLAG),
+    "below_one": ("whether the fair bonus is below 1 (seat 1 favoured by the pot alone)", FLAG),
+    "game": ("the game", TEXT),
+    "first_wins": ("the chance the first player wins", P), "tie": ("the chance of a tie", P),
+    "second_wins": ("the chance the second player wins", P),
+    # the checks
+    "claim": ("the claim checked", TEXT), "published": ("the figure as the source printed it", TEXT),
+    "computed now": ("the figure the engine computes now", TEXT), "tolerance": ("the tolerance of the check", TEXT),
+    "check": ("✓ reproduced or holds, ✗ off or contradicted, – not applicable, ⚠ outside a 95% interval", TEXT),
+    "verdict": ("the check's verdict in words", TEXT),
+}
+
+BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meaning particular to that table
+    ("seats", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
+    ("seats-by-players", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
+    ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),
+    ("simulation", "p_shut"): ("the share of simulated rounds the seat shut the box", P),
+    ("hand-arithmetic", "p_win"): ("the chance of shutting the box from {4, 5}", P),
+    ("hand-arithmetic", "exact"): ("the same as a fraction", "fraction"),
+    ("board-values", "value"): ("the least expected sum left open from the board", SUM),
+    ("policy-table", "value"): ("the least expected sum left open from the state", SUM),
+    ("highest-cost-states", "value"): ("the least expected sum left open from the state", SUM),
+    ("one-four-five-eight", "p_win"): ("the chance of shutting the box from the board", P),
+    ("strategy-cards", "value"): ("the card's value under the objective (P(win), or an expected sum or count)",
+                                  "objective's unit"),
+    ("card-front", "value"): ("the card's value under the objective", "objective's unit"),
+    ("card-front-target", "value"): ("the card's value under the objective", "objective's unit"),
+    ("policy-prices", "value"): ("the policy's value under the objective", "objective's unit"),
+    ("source-000-gap", "value"): ("the policy's chance of shutting the box", P),
+    ("variants", "value"): ("the variant's value under the objective and play", "objective's unit"),
+    ("variants", "policy"): ("optimal or worst play", TEXT),
+    ("one-die-allowed-or-forced", "policy"): ("optimal or worst play", TEXT),
+    ("more-tiles", "dice"): ("how many dice are rolled", "dice"), ("example-board-1-2", "roll"): ("the roll", "pips"),
+    ("example-board-1-2", "probability"): ("the chance of the roll", P),
+    ("counts-by-moves", "share"): ("this length's share of every winning sequence", P),
+    ("counts-for-board", "share"): ("this length's share of every winning sequence", P),
+    ("disagreements", "share"): ("pairs where it costs the win, in per cent of pairs with a choice", P),
+    ("partition-sets", "on_board"): ("whether every tile of the set is on this board", FLAG),
+    ("partition-sets", "tiles"): ("the set of distinct numbers", TEXT),
+    ("partitions", "on_board"): ("how many of those sets have all their tiles on this board", COUNT),
+    ("solve-times", "tiles"): ("tiles on the board", TILES),
+    ("solve-times", "boards"): ("boards solved: 2 to the tiles", COUNT),
+    ("source-statements", "boards"): ("boards the statement covers", COUNT),
+    ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),
+    ("tie-break-spread", "canonical"): ("P(final sum) with the canonical tie-break", P),
+    ("tie-break-spread", "fewest-tiles"): ("P(final sum) with the fewest-tiles tie-break", P),
+    ("tie-break-spread", "most-tiles"): ("P(final sum) with the most-tiles tie-break", P),
+    ("tie-breaks", "value_canonical"): ("the value with the canonical tie-break", "objective's unit"),
+    ("tie-breaks", "value_fewest-tiles"): ("the value with the fewest-tiles tie-break", "objective's unit"),
+    ("tie-breaks", "value_most-tiles"): ("the value with the most-tiles tie-break", "objective's unit"),
+    ("valid-states", "X1"): ("the lowest open tile", "tile number"),
+}
+
+PATTERNS: tuple[tuple[str, tuple[str, str]], ...] = (
+    (r"X\d+", ("an open tile before the roll, in increasing order; 999 fills the unused columns", "tile number")),
+    (r"F\d+", ("an open tile after the move, in increasing order; 999 fills the unused columns", "tile number")),
+    (r"P\d+", ("a tile shut by the move, lowest first; empty when no move is legal", "tile number")),
+    (r".+_minus_canonical", ("the absolute difference from the canonical tie-break's probability", PP)),
+    (r".+ seconds", ("median seconds of the solve, measured by make bench", "seconds")),
+    (r".+ peak GB", ("peak memory of the whole process", "GB")),
+)
+
+
+def meaning(table: str, column: str) -> tuple[str, str]:
+    """``(description, unit)`` of ``column`` in ``table``; :class:`KeyError` when nothing describes it."""
+    if (table, column) in BY_TABLE:
+        return BY_TABLE[table, column]
+    if column in COLUMNS:
+        return COLUMNS[column]
+    for pattern, described in PATTERNS:
+        if re.fullmatch(pattern, column):
+            return described
+    raise KeyError(f"table {table!r}: column {column!r} has no description in stb_core/report/dictionary.py")
+
+
+def field_type(series: pd.Series) -> str:
+    """The Table Schema type of a column as written to CSV."""
+    if pd.api.types.is_bool_dtype(series):
+        return "boolean"
+    if pd.api.types.is_integer_dtype(series):
+        return "integer"
+    if pd.api.types.is_float_dtype(series):
+        return "number"
+    values = [v for v in series if not (v is None or (isinstance(v, float) and pd.isna(v)))]
+    if values and all(isinstance(v, bool) for v in values):
+        return "boolean"
+    if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return "integer"
+    if values and all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return "number"
+    return "string"
+
+
+def describe(table: str, frame: pd.DataFrame) -> dict:
+    """The Table Schema of ``frame`` exported as ``<table>.csv``: every column with its type, description and unit."""
+    fields = []
+    for column in frame.columns:
+        description, unit = meaning(table, str(column))
+        field = {"name": str(column), "type": field_type(frame[column]), "description": description}
+        if unit:
+            field["unit"] = unit
+        fields.append(field)
+    return {"fields": fields}
+
+
+def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -> str:
+    """``datapackage.json`` of a run: one tabular resource per CSV file, with its schema (``tables`` by name)."""
+    package = {
+        "profile": "tabular-data-package",
+        "name": re.sub(r"[^a-z0-9._-]+", "-", run.lower()).strip("-"),
+        "title": title,
+        "description": "Tables of one chapter of 'Shut the Box, solved exactly', computed exactly from the rules.",
+        "licenses": [{"name": "CC-BY-4.0", "title": "Creative Commons Attribution 4.0",
+                      "path": "https://creativecommons.org/licenses/by/4.0/"}],
+        "sources": [{"title": citation}],
+        "resources": [{"name": re.sub(r"[^a-z0-9._-]+", "-", name.lower()), "path": f"{name}.csv",
+                       "profile": "tabular-data-resource", "format": "csv", "mediatype": "text/csv",
+                       "encoding": "utf-8", "schema": schema} for name, schema in tables.items()],
+    }
+    return json.dumps(package, indent=1, ensure_ascii=False) + "\n"

@@ -1,0 +1,56 @@
+// Shut the Box, solved exactly: the offline search of the sidebar. The index (search-index.js) is every page's
+// sections as plain text, loaded by a <script> tag, so the search works from file:// with the network off.
+(function () {
+  "use strict";
+  var box = document.getElementById("stb-search-box");
+  var list = document.getElementById("stb-search-results");
+  var records = window.STB_SEARCH || [];
+  if (!box || !list) return;
+  var up = box.getAttribute("data-up") || "";
+
+  function words(text) {
+    return text.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 0; });
+  }
+
+  function snippet(text, word) {
+    var at = text.toLowerCase().indexOf(word);
+    var start = Math.max(0, at - 50);
+    return (start > 0 ? "… " : "") + text.slice(start, start + 140) + (start + 140 < text.length ? " …" : "");
+  }
+
+  function search() {
+    var query = words(box.value);
+    list.textContent = "";
+    if (!query.length) return;
+    var found = records.filter(function (r) {
+      var hay = (r.title + " " + r.heading + " " + r.text).toLowerCase();
+      return query.every(function (w) { return hay.indexOf(w) >= 0; });
+    }).slice(0, 12);
+    if (!found.length) {
+      var none = document.createElement("li");
+      none.textContent = "No page mentions " + box.value.trim() + ".";
+      list.appendChild(none);
+      return;
+    }
+    found.forEach(function (r) {
+      var item = document.createElement("li");
+      var link = document.createElement("a");
+      link.href = up + r.page + "#" + r.anchor;
+      link.textContent = (r.number ? r.number + ". " : "") + r.title + (r.heading && r.heading !== r.title ?
+        " — " + r.heading : "");
+      var text = document.createElement("span");
+      text.className = "stb-snippet";
+      text.textContent = snippet(r.text, query[0]);
+      item.appendChild(link);
+      item.appendChild(text);
+      list.appendChild(item);
+    });
+  }
+
+  box.addEventListener("input", search);
+  window.stbSearch = function (query) {  // for readers who script, and for the tests
+    box.value = query;
+    search();
+    return Array.prototype.map.call(list.querySelectorAll("a"), function (a) { return a.getAttribute("href"); });
+  };
+})();
