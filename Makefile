@@ -46,9 +46,11 @@ notebook: $(STAMP) ## rerun one notebook: make notebook NB=01-sequence-counts PA
 bench: $(STAMP) ## the speed benchmark: medians, and ratios against baselines timed in the same run
 	$(PY) benchmarks/bench.py $(BENCH_FLAGS)
 
-lab: $(STAMP) ## JupyterLab on the notebooks (prints the address to open; --allow-root only when run as root)
-	@echo "JupyterLab on notebooks/: open the http://127.0.0.1:$(LAB_PORT)/lab?token=... address printed below"
-	$(VENV)/bin/jupyter lab notebooks --no-browser --ip=127.0.0.1 --port=$(LAB_PORT) $(ROOT_FLAG)
+lab: $(STAMP) ## JupyterLab on the project, the notebooks folder first (prints the address; --allow-root only as root)
+	@echo "JupyterLab on the project (notebooks/ first; data/, figures/ and report/ one level up):"
+	@echo "open the http://127.0.0.1:$(LAB_PORT)/lab/tree/notebooks?token=... address printed below"
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --no-browser \
+		--ip=127.0.0.1 --port=$(LAB_PORT) $(ROOT_FLAG)
 
 clean: ## remove build outputs (report/, caches); keeps .venv
 	rm -rf report build .pytest_cache .ruff_cache .hypothesis

@@ -205,8 +205,6 @@ def cmd_solve(args, rules: Rules) -> None:
 
 
 def cmd_advise(args, rules: Rules) -> None:
-    if args.open is None:
-        raise UserError("advise needs --open, e.g. --open 1,4,5,8")
     board = _board(args, rules)
     solution = _solution(args, rules)
     if args.roll is None:

@@ -97,7 +97,6 @@ def test_simulate_within_its_interval(capsys):
     (["players", "--shut-pays", "0"], "shut_pays must be a number of at least 1; got 0"),
     (["players", "--shut-pays", "-2"], "shut_pays must be a number of at least 1; got -2"),
     (["players", "--shut-pays", "lots"], "shut_pays must be a number of at least 1; got 'lots'"),
-    (["advise", "--roll", "9"], "advise needs --open"),
     (["solve", "--exact", "--tiles", "17"], "tiles must be at most 16 for exact values"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv, message):

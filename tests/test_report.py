@@ -269,6 +269,85 @@ def test_every_notebook_declares_exactly_its_parameters():
         DOMAINS[stem].check({**defaults, **DOMAINS[stem].quick})
 
 
+# -- the JupyterLab path ------------------------------------------------------------------------------------
+def run_all(client, notebook) -> list[str]:
+    """Run every cell in the client's kernel, as Run All does; the progress lines shown under the cells."""
+    lines = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            client.execute_cell(cell, index)
+            lines += [o.get("data", {}).get("text/html", "") for o in cell.outputs
+                      if "stb-progress" in o.get("data", {}).get("text/html", "")]
+    return lines
+
+
+def test_a_notebook_reruns_in_one_kernel_after_a_parameter_is_edited(tmp_path, monkeypatch):
+    """JupyterLab: Run All, edit a parameter, Run All again -- no restart, no 'unknown parameter'; a long
+    computation shows one progress line under its cell, updated in place."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("STB_OUTPUT_ROOT", str(tmp_path))
+    monkeypatch.delenv("STB_PROGRESS_FILE", raising=False)
+    stem = "06-whole-map"
+    notebook = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    parameters = next(c for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
+
+    def set_parameters(values: dict) -> None:
+        lines = parameters.source.splitlines()
+        for name, value in values.items():
+            lines = [f"{name} = {value!r}" if re.match(rf"{name}\s*=", line) else line for line in lines]
+        parameters.source = "\n".join(lines)
+
+    quick = DOMAINS[stem].quick
+    set_parameters(quick)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}})
+    with client.setup_kernel():
+        progress = run_all(client, notebook)
+        assert progress and all("working (" in line for line in progress)
+        set_parameters({"tiles": quick["tiles"] - 1})
+        run_all(client, notebook)
+    run = run_name(stem, {**notebook_defaults(stem), **quick, "tiles": quick["tiles"] - 1}, notebook_defaults(stem))
+    assert (tmp_path / "data" / run / "findings.json").exists()
+
+
+# -- data that documents itself -----------------------------------------------------------------------------
+def test_every_table_is_described_by_its_data_package(report_dir):
+    """Each run's ``datapackage.json`` lists every CSV beside it, with the CSV's own columns in order, each with a
+    meaning and a type its values obey; each figure folder's ``captions.json`` lists every figure drawn."""
+    out = Path(os.environ["STB_OUTPUT_ROOT"])
+    runs = sorted(p.parent.name for p in (out / "data").glob("*/checks.json"))
+    assert set(STEMS) <= set(runs)
+    for run in runs:
+        folder = out / "data" / run
+        package = json.loads((folder / "datapackage.json").read_text(encoding="utf-8"))
+        assert package["profile"] == "tabular-data-package" and package["licenses"][0]["name"] == "CC-BY-4.0"
+        assert re.fullmatch(r"[a-z0-9._-]+", package["name"])
+        resources = {r["path"]: r for r in package["resources"]}
+        assert set(resources) == {p.name for p in folder.glob("*.csv")}, run
+        for path, resource in resources.items():
+            assert re.fullmatch(r"[a-z0-9._-]+", resource["name"]) and resource["format"] == "csv"
+            frame = pd.read_csv(folder / path, dtype=str, keep_default_na=False)
+            fields = resource["schema"]["fields"]
+            assert [f["name"] for f in fields] == list(frame.columns), (run, path)
+            for field in fields:
+                assert field["description"].strip() and field["type"] in ("integer", "number", "string", "boolean")
+                values = [v for v in frame[field["name"]] if v != ""]
+                if field["type"] == "integer":
+                    assert all(re.fullmatch(r"-?\d+", v) for v in values), (run, path, field["name"])
+                elif field["type"] == "number":
+                    for v in values:
+                        float(v)
+        figures = out / "figures" / run
+        if figures.exists():
+            captions = json.loads((figures / "captions.json").read_text(encoding="utf-8"))
+            listed = {name for item in captions for name in item["files"]}
+            assert listed == {p.name for p in figures.iterdir() if p.suffix in (".png", ".svg", ".pdf")}, run
+            for item in captions:
+                assert re.fullmatch(r"Figure \d+\.\d+", item["figure"]) and item["caption"] and len(item["alt"]) > 20
+
+
 # -- the pages in the browser ----------------------------------------------------------------------------------
 def chromium(width: int = 1280):
     from selenium import webdriver
@@ -364,35 +443,151 @@ def test_page_reads_well(report_dir, browser, page):
 
 @pytest.mark.parametrize("stem", [c.stem for c in CHAPTERS if c.source])
 def test_source_page_opens_with_its_verdict(report_dir, browser, stem):
-    browser.set_window_size(1280, 1600)
-    open_page(browser, report_dir / f"{stem}.html")
+    """The first thing on a source's page: the source, its verdict, and each wrong claim with the figure computed
+    now -- at 390 px too, the computed value and the verdict inside the screen (no sideways scrolling)."""
     record = records(report_dir)[stem]
-    box = browser.execute_script("return document.querySelector('.stb-verdict').innerText")
-    assert sources()[chapter(stem).source].title in box
-    assert record["verdict"].capitalize() in box
-    for check in record["checks"]:
-        if check["mark"] == "✗":
-            assert check["claim"] in box and check["computed"] in box
+    for width in (1280, 390):
+        browser.set_window_size(width, 1600)
+        open_page(browser, report_dir / f"{stem}.html")
+        box = browser.execute_script("return document.querySelector('main .stb-opening').innerText")
+        assert sources()[chapter(stem).source].title in box
+        assert record["verdict"].capitalize() in box
+        for claim in record["claims"]:
+            if claim["mark"] == "✗":
+                assert claim["claim"] in box and claim["computed"] in box
+        cells = browser.execute_script(
+            "return [...document.querySelectorAll('main .stb-opening table.stb-claims td')].filter(c => "
+            "c.offsetParent).map(c => [c.getAttribute('data-label'), c.getBoundingClientRect().right])")
+        inner = browser.execute_script("return window.innerWidth")
+        assert all(right <= inner + 1 for label, right in cells if label in ("computed now", "verdict")), cells
+        on_top = browser.execute_script(
+            "return document.querySelector('main .stb-opening').getBoundingClientRect().top")
+        assert on_top < browser.execute_script("return window.innerHeight") * 3, "the verdict is not near the top"
 
 
-def test_index_names_every_source_and_its_verdicts(report_dir, browser):
+def claim_rows(browser, scope: str) -> list[tuple[str, ...]]:
+    return [tuple(row) for row in browser.execute_script(
+        f"return [...document.querySelectorAll('{scope} table.stb-claims tbody tr')].map(r => "
+        "[...r.cells].map(c => c.textContent.trim()))")]
+
+
+def test_the_index_is_the_verdict_sheet_of_the_chapters(report_dir, browser):
+    """One row per distinct claim on the index, the same rows (claim, published, computed, verdict) as the
+    chapter's own opening box, no claim twice, and the counts and abstract numbers the chapters' own."""
     browser.set_window_size(1280, 1600)
+    everything = records(report_dir)
+    index_rows, totals = {}, {"claims": 0, "reproduced": 0, "off": 0, "contradicted": 0}
     open_page(browser, report_dir / "index.html")
     text = browser.execute_script("return document.body.innerText")
-    everything = records(report_dir)
     for c in CHAPTERS:
-        record = everything[c.stem]
-        if c.source:
-            assert sources()[c.source].title in text
-            section = browser.execute_script(f"return document.getElementById('source-{c.source}').parentElement"
-                                             ".innerText")
-            assert record["verdict"].capitalize() in section
-            assert f"{record['counts']['reproduced']} reproduced or confirmed" in section
-            for check in record["checks"]:
-                if check["mark"] == "✗":
-                    assert check["claim"] in section and check["computed"] in section
-    badges = browser.execute_script("return [...document.querySelectorAll('.stb-badge')].length")
-    assert badges == sum(1 for c in CHAPTERS if c.source), "pages beyond the sources show no badge"
+        if not c.source:
+            continue
+        section = f"section:has(#source-{c.source})"
+        index_rows[c.stem] = claim_rows(browser, section)
+        counts = everything[c.stem]["counts"]
+        line = browser.execute_script(f"return document.querySelector('{section} .stb-counts').innerText")
+        assert line.startswith(f"{len(index_rows[c.stem])} claim"), line
+        assert f"{counts['reproduced']} reproduced or confirmed" in line
+        totals["claims"] += len(index_rows[c.stem])
+        for k in ("reproduced", "off", "contradicted"):
+            totals[k] += counts[k]
+        marks = [row[-1][0] for row in index_rows[c.stem]]
+        assert marks.count("✓") == counts["reproduced"]
+        assert marks.count("✗") == counts["off"] + counts["contradicted"]
+    assert browser.execute_script("return document.querySelectorAll('.stb-badge').length") == \
+        sum(1 for c in CHAPTERS if c.source), "pages beyond the sources show no badge"
+    for stem, rows in index_rows.items():
+        open_page(browser, report_dir / f"{stem}.html")
+        assert sorted(claim_rows(browser, "main .stb-opening")) == sorted(rows), stem
+        claims = [row[0] for row in rows]
+        assert len(set(claims)) == len(claims), f"a claim of {stem} appears twice"
+    abstract = " ".join(text.split("Abstract", 1)[1].split())
+    assert f"Of the sources' {totals['claims']} distinct published claims, {totals['reproduced']} are" in abstract
+    headline = {stem: record.get("headline", {}) for stem, record in everything.items()}
+    for stem, key in (("06-whole-map", "optimal win, 9 tiles"), ("02-riddler-one-die", "P(win), perfect play"),
+                      ("05-expected-cost-mdp", "expected sum left"), ("06-whole-map", "card loss")):
+        assert headline[stem][key] in abstract, (stem, key)
+
+
+SITE_PAGES = [*PAGES, "glossary.html", "reproducibility.html"]
+
+
+@pytest.mark.parametrize("page", SITE_PAGES)
+def test_every_page_is_a_page_of_the_book(report_dir, browser, page):
+    """The sidebar lists every chapter with its number (shown beside the page at 1280 px, behind the drawer
+    button at 390 px); numbers are never doubled; every reference in the prose is a link that resolves."""
+    browser.set_window_size(1280, 1600)
+    open_page(browser, report_dir / page)
+    entries = browser.execute_script(
+        "return [...document.querySelectorAll('#stb-sidebar .stb-pages a')].map(a => a.innerText.trim())")
+    for c in CHAPTERS:
+        assert any(re.fullmatch(rf"{c.number}\s+{re.escape(c.title)}", e) for e in entries), (c.title, entries)
+    assert not [e for e in entries if re.match(r"\d+\s*\.?\s*\d+\.", e)], entries
+    assert browser.execute_script("return document.getElementById('stb-sidebar').getBoundingClientRect().width") > 150
+    assert browser.execute_script("return getComputedStyle(document.getElementById('stb-sidebar')).visibility") \
+        == "visible"
+    if page.startswith("0"):
+        number = int(page[:2])
+        h1 = browser.execute_script("return document.querySelector('main h1').innerText").strip()
+        assert h1.startswith(f"{number} ") and not re.match(r"\d+\s+\d+\.", h1), h1
+        sections = browser.execute_script("return [...document.querySelectorAll('main h2 .stb-chapter-number')]"
+                                          ".map(s => s.innerText)")
+        assert sections == [f"{number}.{k}" for k in range(1, len(sections) + 1)]
+    prose = browser.execute_script("""
+        const quiet = 'a, code, pre, h1, h2, h3, h4, summary, mjx-container, .jp-InputArea, .stb-how, caption, '
+            + 'figcaption';
+        const out = [];
+        const walk = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+        while (walk.nextNode()) {
+            const node = walk.currentNode;
+            const shown = node.parentElement.offsetParent !== null;
+            if (!node.parentElement.closest(quiet) && shown) out.push(node.textContent);
+        }
+        return out;""")
+    ours = "|".join(str(c.number) for c in CHAPTERS)  # "chapter 179" of a source's book is not ours
+    unlinked = [t for t in prose if re.search(rf"\b(Table|Figure) \d+\.\d+\b|\b[Cc]hapter ({ours})\b", t)]
+    assert not unlinked, unlinked
+    links = browser.execute_script(
+        "return [...document.querySelectorAll('main a')].filter(a => /^(Table|Figure) \\d+\\.\\d+$|^[Cc]hapter \\d+$/"
+        ".test(a.textContent.trim())).map(a => [a.textContent.trim(), a.getAttribute('href')])")
+    for text, href in links:
+        target, _, anchor = href.partition("#")
+        path = (report_dir / page).parent / target if target else report_dir / page
+        assert path.exists(), (text, href)
+        if anchor:
+            assert f'id="{anchor}"' in path.read_text(encoding="utf-8"), (text, href)
+    code_talk = [t for t in prose if re.search(r"\b[a-z]+_[a-z_]+\(|`", t)]
+    assert not code_talk, code_talk
+    browser.set_window_size(390, 1200)
+    open_page(browser, report_dir / page)
+    sidebar_left = "return document.getElementById('stb-sidebar').getBoundingClientRect().right"
+    assert browser.execute_script(sidebar_left) <= 1, "at 390 px the sidebar waits behind its button"
+    browser.find_element("id", "stb-drawer-button").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 5).until(lambda d: d.execute_script(sidebar_left) > 200)
+    height = browser.execute_script("return document.querySelector('#stb-sidebar .stb-pages a')"
+                                    ".getBoundingClientRect().height")
+    assert height >= 44, "a tap target under 44 px"
+
+
+def test_search_finds_a_word_of_every_page(report_dir, browser):
+    """The offline search: a word that appears on one page only (taken from the page itself) finds that page."""
+    browser.set_window_size(1280, 1600)
+    texts = {}
+    for page in SITE_PAGES:
+        open_page(browser, report_dir / page)
+        texts[page] = browser.execute_script("return document.querySelector('main').innerText")
+    words = {page: set(re.findall(r"[a-z]{5,}", text.lower()))  # words the page shows, not ones its scripts write
+             & set(re.findall(r"[a-z]{5,}", (report_dir / page).read_text(encoding="utf-8").lower()))
+             for page, text in texts.items()}
+    open_page(browser, report_dir / "index.html")
+    for page, own in words.items():
+        pages_with = {w: sum(w in other for other in words.values()) for w in own}
+        for word in sorted(own, key=lambda w: (pages_with[w], w))[:3]:  # the page's rarest words
+            found = browser.execute_script("return stbSearch(arguments[0])", word)
+            assert any(href.split("#")[0].endswith(page) for href in found), (page, word, found)
+    assert browser.execute_script("return stbSearch('zzzqqq')") == []
 
 
 # -- the position explorer ------------------------------------------------------------------------------------

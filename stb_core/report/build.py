@@ -504,6 +504,7 @@ def write_site_page(template: str, target: str, current: str, title: str, up: st
                  (f"{up}{following.page}", _label(following)) if following else None)
     page = site_environment().get_template(template).render(
         title=title, up=up, frame=shell.frame(current, up), pager=pager, math=values.pop("math", False), **values)
+    page = crossref.link_references(page, 0, {c.number: c.page for c in CHAPTERS}, up)
     write_text(report_dir() / target, page)
 
 

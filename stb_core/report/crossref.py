@@ -75,7 +75,7 @@ def _link(match: re.Match, chapter: int, pages: dict[int, str], up: str, anchors
         return f'<a href="{up}{pages[number]}#{anchor}">{text}</a>' if number in pages else text
     if match.group(4):  # chapter c
         number = int(match.group(5))
-        if number == chapter or number not in pages:
+        if number not in pages:
             return text
         return f'<a href="{up}{pages[number]}">{text}</a>'
     anchor = f"section-{int(match.group(7))}"  # section n, on this page

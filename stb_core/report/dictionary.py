@@ -18,8 +18,8 @@ import pandas as pd
 
 P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
     "stakes", "count"
-SUM, SCORE, TEXT, BOARD, MOVE, FLAG = "sum of tile numbers", "points (source 002's score)", "", "set of tiles", \
-    "set of tiles", "true or false"
+SUM, SCORE, TEXT = "sum of tile numbers", "points (the Open and Shut Case scores)", ""
+BOARD, MOVE, FLAG = "set of tiles", "set of tiles", "true or false"
 
 COLUMNS: dict[str, tuple[str, str]] = {
     # boards, moves, rolls

@@ -19,8 +19,10 @@ figures' look. Then, in the notebook's sections:
 from __future__ import annotations
 
 import ast
+import html
 import json
 import os
+import time
 import types
 from pathlib import Path
 
@@ -49,18 +51,51 @@ def rules_of(values: dict) -> Rules:
     return Rules(**{k: v for k, v in values.items() if k in RULE_PARAMETERS})
 
 
+def _execution_count() -> int | None:
+    """The running cell's number in an interactive kernel (``None`` outside IPython)."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return None if shell is None else shell.execution_count
+
+
+def _notebook(stem: str) -> dict:
+    return json.loads((NOTEBOOK_DIR / f"{stem}.ipynb").read_text(encoding="utf-8"))
+
+
 def notebook_defaults(stem: str) -> dict:
     """The literals of the notebook's ``parameters`` cell: ``{name: default}``."""
-    notebook = json.loads((NOTEBOOK_DIR / f"{stem}.ipynb").read_text(encoding="utf-8"))
-    cells = [c for c in notebook["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
+    cells = [c for c in _notebook(stem)["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
     if len(cells) != 1:
         raise ParameterError(f"{stem} needs exactly one cell tagged 'parameters'")
     tree = ast.parse("".join(cells[0]["source"]))
     return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)}
 
 
+def notebook_names(stem: str) -> set[str]:
+    """Every global name the notebook's own code cells bind (assignments, loops, imports, definitions); the cell
+    papermill injects is not the notebook's own. A name it binds is not an injected parameter, so a notebook run
+    once and then rerun in the same kernel (JupyterLab: edit ``tiles = 8``, run all again) is not refused."""
+    names: set[str] = set()
+    for cell in _notebook(stem)["cells"]:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell["cell_type"] != "code" or "injected-parameters" in tags:
+            continue
+        code = "".join(line for line in "".join(cell["source"]).splitlines(keepends=True)
+                       if not line.lstrip().startswith(("%", "!")))
+        for node in ast.walk(ast.parse(code)):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, ast.alias):
+                names.add((node.asname or node.name).split(".")[0])
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+    return names
+
+
 def injected_names(namespace: dict, declared) -> list[str]:
-    """Plain-data names in the notebook's globals that are not declared parameters (``-p tilez 10``)."""
+    """Plain-data names in the notebook's globals that are neither declared parameters nor bound by the notebook's
+    own code (``-p tilez 10``)."""
     found = []
     for name, value in namespace.items():
         if name.startswith("_") or name in _IPYTHON_NAMES or name.isupper() or name in declared:
@@ -80,7 +115,7 @@ class Page:
         self.chapter = chapter(stem)
         self.domain = domain(stem)
         self.defaults = notebook_defaults(stem)
-        extra = injected_names(namespace, self.domain.names)
+        extra = injected_names(namespace, set(self.domain.names) | notebook_names(stem))
         if extra:
             raise ParameterError(f"unknown parameter {extra[0]!r}; this notebook's parameters are: "
                                  f"{', '.join(self.domain.names)}")
@@ -95,6 +130,7 @@ class Page:
         self.shown_figures = 0
         self.schemas: dict[str, dict] = {}  # each exported table's columns: type, meaning, unit (datapackage.json)
         self.captions: list[dict] = []  # each figure: number, files, caption, alt (figures/<run>/captions.json)
+        self._progress = None  # (cell, start, display handle) of the interactive progress line
         style.apply()
 
     # -- parameters and rules --------------------------------------------------------------------------
@@ -168,12 +204,22 @@ class Page:
         display(HTML(present.figure_html(svg, caption, alt, files, width, label)))
 
     def progress(self, message: str) -> None:
-        """A progress line for a long computation: printed by the build driver as it comes (``make report``,
-        ``make notebook``), not part of the page; ignored in an interactive session."""
+        """A progress line for a long computation. Under the build driver (``make report``, ``make notebook``:
+        ``STB_PROGRESS_FILE`` set) it is printed by the driver as it comes and is not part of the page; in an
+        interactive session (JupyterLab) it is one line under the running cell, updated in place, with the
+        seconds since the cell's first progress line."""
         path = os.environ.get("STB_PROGRESS_FILE")
         if path:
             with open(path, "a", encoding="utf-8") as handle:
                 handle.write(message.strip() + "\n")
+            return
+        cell = _execution_count()
+        if self._progress is None or self._progress[0] != cell:
+            self._progress = (cell, time.monotonic(), display(HTML(""), display_id=True))
+        _, started, handle = self._progress
+        line = f"working ({time.monotonic() - started:.0f} s): {message.strip()}"
+        if handle is not None:
+            handle.update(HTML(f'<p class="stb-progress">{html.escape(line)}</p>'))
 
     def say(self, text: str) -> None:
         """Show a paragraph that states no result (a question, a method, a pointer to another section)."""

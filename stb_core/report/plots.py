@@ -188,8 +188,8 @@ def variants_value(table: pd.DataFrame, column: str = "value",
 
 def heuristic_prices(table: pd.DataFrame, order: list[str]):
     """Small multiples, one panel per objective: each policy's loss against optimal play, % of the optimum, as a dot
-    on a log axis (a bar's length on a log scale would depend on where the axis starts); a loss of 0 is written
-    beside the axis rather than drawn."""
+    on a log axis, with a faint guide across the whole row (a bar or stem from the axis would encode a length that
+    depends on where the axis starts); a loss of 0 is written beside the axis rather than drawn."""
     objectives = list(dict.fromkeys(table["objective"]))
     fig, axes = style.figure("full", 0.32 * len(order) + 1.0, ncols=len(objectives), sharey=True, squeeze=False)
     for ax, objective in zip(axes[0], objectives, strict=True):
@@ -198,7 +198,8 @@ def heuristic_prices(table: pd.DataFrame, order: list[str]):
         positive = part["loss_percent"] > 0
         low = 10 ** np.floor(np.log10(max(part.loc[positive, "loss_percent"].min() if positive.any() else 1, 1e-3)))
         high = 10 ** np.ceil(np.log10(max(part["loss_percent"].max(), low * 10)))
-        ax.hlines(y[positive.to_numpy()], low, part.loc[positive, "loss_percent"], color="#d0d7de", lw=1, zorder=1)
+        for yi in y:
+            ax.axhline(yi, color="#e5e8eb", lw=0.8, zorder=1)
         ax.scatter(part.loc[positive, "loss_percent"], y[positive.to_numpy()],
                    color=[style.colour(p) for p in part.index[positive]], s=36, zorder=3, edgecolor="black",
                    linewidth=0.4)

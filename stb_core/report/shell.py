@@ -77,7 +77,7 @@ def frame(current: str, up: str = "", extra: str = "") -> dict:
 
 # -- the search index ---------------------------------------------------------------------------------------------
 TAG = re.compile(r"<[^>]+>")
-SKIP = re.compile(r"<(script|style|mjx-container|svg)\b.*?</\1>", re.S | re.I)
+SKIP = re.compile(r"<(script|style|mjx-container|svg|pre)\b.*?</\1>", re.S | re.I)  # code is not prose
 SECTION = re.compile(r'<h([12])[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', re.S | re.I)
 
 

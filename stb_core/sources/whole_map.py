@@ -199,7 +199,9 @@ def prices_part(rules: Rules) -> Part:
     else:
         tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
                                              for o, m in zip(OBJECTIVES, most, strict=True))
-    part.add(s.finding("prices-alt", f"Three bar-chart panels, one per objective, one bar per policy; {tail}.",
+    panels = plural(len(OBJECTIVES), "dot-plot panel", words=True).capitalize()
+    part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
+                       f"{tail}.",
                        kind="alt"))
     ten = replace(rules, tiles=10, one_die="never", one_die_forced=False)
     gap = part.table("source-000-gap", policy_prices(ten, {"optimal": "optimal", "sequence-count": "sequence-count",
