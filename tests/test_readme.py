@@ -82,9 +82,9 @@ def test_make_lab_starts_and_prints_the_address():
             if not line and process.poll() is not None:
                 break
             seen += line
-            if re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=\w+", seen):
+            if re.search(rf"http://127\.0\.0\.1:{port}/lab/tree/notebooks\?token=\w+", seen):
                 break
-        assert re.search(rf"http://127\.0\.0\.1:{port}/lab\?token=\w+", seen), seen[-2000:]
+        assert re.search(rf"http://127\.0\.0\.1:{port}/lab/tree/notebooks\?token=\w+", seen), seen[-2000:]
         assert "Running as root is not recommended" not in seen
     finally:
         os.killpg(process.pid, signal.SIGTERM)
