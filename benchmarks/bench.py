@@ -33,7 +33,7 @@ from stb_core import OBJECTIVES, POLICIES, Rules, evaluate, solve  # noqa: E402
 from stb_core.cards import all_cards, search_cards  # noqa: E402
 from stb_core.players import PubGame, play  # noqa: E402
 from stb_core.report.paths import SOLVE_TIMES  # noqa: E402  (written by full runs; shown in notebook 06)
-from stb_core.simulate import simulate  # noqa: E402
+from stb_core.monte_carlo import simulate  # noqa: E402
 
 BASELINE = "e76ce86"  # the engine before the policies redesign (issue 10): solve(rules, objective, policy)
 

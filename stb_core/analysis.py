@@ -20,14 +20,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, board_space
-from .evaluate import evaluate, reach_probabilities
+from .boards import board_label
+from .game import game_of
 from .policies import VALUE_RTOL, Pairs
-from .rules import Rules, RulesError
-from .solve import Solution, solve
+from .rules import InputError, Rules
+from .sweep import Solution, solve
+from .valuation import evaluate, reach_probabilities
 
 
-class NegativeLossError(RulesError):
+class NegativeLossError(InputError):
     """A decision that loses less than nothing against the optimum: a sign error somewhere, never clipped."""
 
 
@@ -35,7 +36,7 @@ def roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int
     """``Q(S, r; pi_player)`` judged by ``judge``'s values: ``judge``'s ``V`` after ``player``'s move on each
     board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal."""
     values = np.asarray(judge.values, dtype=float)
-    out = np.asarray(judge.objective.values(boards, judge.rules), dtype=float).copy()
+    out = np.asarray(judge.objective.values(game_of(judge.rules), boards), dtype=float).copy()
     index, child, chance = player.transitions(boards, roll)
     if index.size:
         moved = np.zeros(boards.size, dtype=bool)
@@ -69,7 +70,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     optimal = optimal or solve(rules, objective, tie_break=tie_break)
     heuristic = heuristic or evaluate(rules, objective, policy, tie_break=tie_break)
     sense = optimal.objective.sense
-    space = board_space(rules)
+    space = game_of(rules)
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
@@ -112,7 +113,7 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
     Both must be deterministic."""
     rules = a.rules
-    playing = board_space(rules).playing
+    playing = game_of(rules).playing
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
     for roll in rules.roll_totals:
@@ -137,7 +138,7 @@ def tied_pairs(solution: Solution) -> int:
     """How many (board, roll) pairs on boards still in play have two or more moves exactly as good for the
     solution's objective (within the value tolerance in float runs): where the tie-break decides."""
     rules = solution.rules
-    playing = board_space(rules).playing
+    playing = game_of(rules).playing
     values = solution.values
     count = 0
     for roll in rules.roll_totals:

@@ -4,9 +4,9 @@ A board (the set of open tiles) is a bit-mask ``int``: tile ``t`` is open when b
 the full 9-tile board is ``0b111111111 = 511`` and ``{2, 6}`` is ``0b100010 = 34``. ``board_mask`` and
 ``board_tiles`` convert each way; ``board_label`` gives the readable ``{2, 6}``.
 
-A move is the set of tiles shut by one roll, also a bit-mask. ``move_catalogue(rules)`` lists every move
-any roll could ever make, grouped by roll total, in the canonical order used to break ties: tuples of
-tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)``).
+A move is the set of tiles shut by one roll, also a bit-mask. A :class:`MoveCatalogue` (``game_of(rules).moves``,
+:mod:`stb_core.game`) lists every move any roll could ever make, grouped by roll total, in the canonical order
+used to break ties: tuples of tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)``).
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
-from .rules import Rules, RulesError
+from .rules import InputError, Rules
 
 
 def board_mask(tiles: Iterable[int]) -> int:
@@ -53,53 +52,40 @@ def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> 
     tile shut) or an iterable of ints such as ``[2, 6]``, checked against the rules' tiles.
 
     Nothing else is read as a board: an empty text, brackets, other scripts' digits, a fraction, a repeated tile
-    (``1,01``), tile 0 or a tile above ``rules.tiles`` raise :class:`RulesError` naming ``name``.
+    (``1,01``), tile 0 or a tile above ``rules.tiles`` raise :class:`InputError` naming ``name``.
     """
     if isinstance(text, str):
         body = text.strip()
         if body.lower() == "none":
             return 0
         if not BOARD_TEXT.fullmatch(body):
-            raise RulesError(f"{name} must be tiles separated by commas, like 2,6 (or none: every tile shut); "
+            raise InputError(f"{name} must be tiles separated by commas, like 2,6 (or none: every tile shut); "
                              f"got {text!r}")
         tiles = [int(s) for s in body.split(",")]
     else:
         try:
             tiles = list(text)
         except TypeError:
-            raise RulesError(f"{name} must be text like 2,6 or a list of tiles; got {text!r}") from None
+            raise InputError(f"{name} must be text like 2,6 or a list of tiles; got {text!r}") from None
         bad = [t for t in tiles if isinstance(t, bool) or not isinstance(t, int | np.integer)]
         if bad:
-            raise RulesError(f"{name} tiles must be whole numbers, got {bad[0]!r}")
+            raise InputError(f"{name} tiles must be whole numbers, got {bad[0]!r}")
         tiles = [int(t) for t in tiles]
     bad = [t for t in tiles if not 1 <= t <= rules.tiles]
     if bad:
-        raise RulesError(f"{name} tiles must be between 1 and {rules.tiles}, got {bad[0]}")
+        raise InputError(f"{name} tiles must be between 1 and {rules.tiles}, got {bad[0]}")
     if len(set(tiles)) != len(tiles):
-        raise RulesError(f"{name} lists a tile twice: {text!r}")
+        raise InputError(f"{name} lists a tile twice: {text!r}")
     return board_mask(tiles)
 
 
 def check_board(board: int, rules: Rules, name: str = "board") -> int:
-    """Return ``board`` if it is a valid bit-mask under ``rules``; raise :class:`RulesError` otherwise."""
+    """Return ``board`` if it is a valid bit-mask under ``rules``; raise :class:`InputError` otherwise."""
     if isinstance(board, bool) or not isinstance(board, int | np.integer):
-        raise RulesError(f"{name} must be a bit-mask int, got {board!r}")
+        raise InputError(f"{name} must be a bit-mask int, got {board!r}")
     if not 0 <= board <= rules.full_board:
-        raise RulesError(f"{name} must be a bit-mask between 0 and {rules.full_board}, got {board}")
+        raise InputError(f"{name} must be a bit-mask between 0 and {rules.full_board}, got {board}")
     return int(board)
-
-
-def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
-    """Return ``roll`` if the dice can show that total (from ``board``, when given: one die only where the
-    rules allow it there); raise :class:`RulesError` otherwise."""
-    if board is None:
-        totals, where = sorted(rules.roll_totals), ""
-    else:
-        totals = sorted({r for d in rules.dice_choices(board) for r in rules.dice_weights(d)})
-        where = f" from open {board_label(board)}"
-    if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
-        raise RulesError(f"roll must be a total the dice can show{where}, {totals[0]} to {totals[-1]}; got {roll!r}")
-    return int(roll)
 
 
 @dataclass(frozen=True)
@@ -118,8 +104,9 @@ class MoveCatalogue:
         return self.masks.get(roll, np.zeros(0, dtype=np.int64))
 
 
-def _subsets_with_sum(total: int, largest: int, most: int) -> list[tuple[int, ...]]:
-    """Sets of distinct tiles from 1..largest adding up to ``total``, with at most ``most`` tiles."""
+def subsets_with_total(total: int, values: tuple[int, ...], most: int) -> list[tuple[int, ...]]:
+    """Sets of distinct tiles (positions ``1..len(values)``, tile ``t`` worth ``values[t - 1]``) whose values add
+    up to ``total``, with at most ``most`` tiles, in canonical order (sorted tuples, lexicographically)."""
     found: list[tuple[int, ...]] = []
 
     def extend(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
@@ -128,41 +115,12 @@ def _subsets_with_sum(total: int, largest: int, most: int) -> list[tuple[int, ..
             return
         if len(chosen) == most:
             return
-        for t in range(start, min(largest, remaining) + 1):
-            extend(t + 1, remaining - t, chosen + (t,))
+        for t in range(start, len(values) + 1):
+            if values[t - 1] <= remaining:
+                extend(t + 1, remaining - values[t - 1], chosen + (t,))
 
     extend(1, total, ())
     return sorted(found)
-
-
-@lru_cache(maxsize=64)
-def move_catalogue(rules: Rules) -> MoveCatalogue:
-    """All moves for every roll total of ``rules`` (cached per rules value)."""
-    most = rules.most_per_move
-    masks, sizes = {}, {}
-    for total in rules.roll_totals:
-        subsets = _subsets_with_sum(total, rules.tiles, most)
-        masks[total] = np.array([board_mask(s) for s in subsets], dtype=np.int64)
-        sizes[total] = np.array([len(s) for s in subsets], dtype=np.int64)
-    return MoveCatalogue(rules.roll_totals, masks, sizes)
-
-
-def legal_moves(rules: Rules, board: int, roll: int) -> list[tuple[int, ...]]:
-    """Every legal move for ``board`` and ``roll``, as tuples of tiles in canonical order.
-
-    >>> from stb_core import Rules, board_mask
-    >>> legal_moves(Rules(tiles=10), board_mask([1, 3, 4, 6, 7]), 7)
-    [(1, 6), (3, 4), (7,)]
-    """
-    board = check_board(board, rules)
-    roll = check_roll(roll, rules)
-    return [board_tiles(m) for m in legal_move_masks(rules, board, roll)]
-
-
-def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
-    """Bit-masks of the legal moves for ``board`` and ``roll``, canonical order (no validation)."""
-    moves = move_catalogue(rules).moves(roll)
-    return [int(m) for m in moves if board & int(m) == int(m)]
 
 
 def legal_matrix(boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
@@ -172,22 +130,6 @@ def legal_matrix(boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
 
 
 # -- arrays of boards -------------------------------------------------------------------------------
-
-_BYTE = np.arange(256, dtype=np.int64)
-_BYTE_COUNTS = np.bitwise_count(_BYTE).astype(np.int64)
-_BYTE_SUMS = sum(((_BYTE >> b) & 1) * (b + 1) for b in range(8))
-
-
-def tile_sums(masks: np.ndarray) -> np.ndarray:
-    """Sum of the open tiles of each bit-mask in an int array (vectorised, one table look-up per byte:
-    byte ``c`` holds tiles ``8c + 1 .. 8c + 8``, so it adds its own sum plus ``8c`` per open tile)."""
-    masks = np.asarray(masks, dtype=np.int64)
-    sums = np.zeros(masks.shape, dtype=np.int64)
-    for c in range((int(masks.max(initial=0)).bit_length() + 7) // 8):
-        byte = (masks >> (8 * c)) & 255
-        sums += _BYTE_SUMS[byte] + 8 * c * _BYTE_COUNTS[byte]
-    return sums
-
 
 def tile_counts(masks: np.ndarray) -> np.ndarray:
     """Number of open tiles of each bit-mask in an int array (vectorised)."""
@@ -220,50 +162,6 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
 PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
 
 
-@dataclass(frozen=True)
-class BoardSpace:
-    """Every board of a rules value with what the rules say about it, computed once (``board_space``).
-
-    ``boards[S] = S``; ``sums`` and ``counts`` are the open tiles' total and number; ``won`` whether the game
-    is over and won there; ``one_die`` whether the rules allow a single die there.
-    """
-
-    rules: Rules
-    boards: np.ndarray
-    sums: np.ndarray
-    counts: np.ndarray
-    won: np.ndarray
-    one_die: np.ndarray
-
-    @property
-    def playing(self) -> np.ndarray:
-        """The boards where the game goes on (not won), increasing."""
-        return self.boards[~self.won]
-
-    @property
-    def choosing_dice(self) -> np.ndarray:
-        """The boards (not won) where the player chooses between one die and all the dice, increasing."""
-        return self.boards[self.one_die & ~self.won] if self.rules.offers_dice_choice else self.boards[:0]
-
-
-@lru_cache(maxsize=8)
-def board_space(rules: Rules) -> BoardSpace:
-    """The :class:`BoardSpace` of ``rules`` (cached per rules value)."""
-    boards = np.arange(rules.states, dtype=np.int64)
-    sums = tile_sums(boards).astype(np.int16)  # at most 300
-    counts = tile_counts(boards).astype(np.int8)
-    won, one_die = rules.is_won(sums), rules.one_die_allowed(boards, sums)
-    for array in (boards, sums, counts, won, one_die):
-        array.flags.writeable = False
-    return BoardSpace(rules, boards, sums, counts, won, one_die)
-
-
-@lru_cache(maxsize=8)
-def board_levels(rules: Rules) -> Levels:
-    """The :class:`Levels` of ``rules`` (cached per rules value)."""
-    return Levels(rules)
-
-
 class Levels:
     """Boards grouped by number of open tiles, for the level-by-level sweeps.
 
@@ -273,16 +171,16 @@ class Levels:
     (``parents``) with the board left after the move (``children``), as aligned int64 arrays.
     """
 
-    def __init__(self, rules: Rules):
-        self.rules = rules
-        self.catalogue = move_catalogue(rules)
-        self.by_count = boards_by_count(rules.tiles)
-        self._position = np.empty(rules.states, dtype=np.int32)  # board -> its place within its level
+    def __init__(self, game):
+        self.rules = game.rules
+        self.catalogue = game.moves
+        self.by_count = boards_by_count(game.tiles)
+        self._position = np.empty(game.states, dtype=np.int32)  # board -> its place within its level
         for boards in self.by_count:
             self._position[boards] = np.arange(boards.size, dtype=np.int32)
         sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
         # boards of (tiles - j) bits, to be spread around each j-tile move
-        self._compact = {j: boards_by_count(rules.tiles - j) for j in sizes}
+        self._compact = {j: boards_by_count(game.tiles - j) for j in sizes}
 
     def boards(self, k: int) -> np.ndarray:
         """Every board with ``k`` open tiles, increasing."""

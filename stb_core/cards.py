@@ -27,12 +27,13 @@ import numpy as np
 import pandas as pd
 
 from .analysis import decision_losses
-from .boards import board_space, legal_matrix, move_catalogue, tile_counts
-from .evaluate import evaluate
+from .boards import legal_matrix, tile_counts
+from .game import game_of
 from .objectives import get_objective
 from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves
-from .rules import Rules, RulesError
-from .solve import solve
+from .rules import InputError, Rules
+from .sweep import solve
+from .valuation import evaluate
 
 LINE_BITS = 20  # each line's key is below 2**LINE_BITS; three lines fit an int64
 DICE_LINES = {"roll one die when you may": "one", "roll one die when 6 or less is left": "le6"}
@@ -43,9 +44,9 @@ Key = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 @lru_cache(maxsize=16)
 def playable_weight(rules: Rules) -> np.ndarray:
     """For every board: how many of the ``sides**dice`` throws of all the dice leave some legal move."""
-    space = board_space(rules)
+    space = game_of(rules)
     weight = np.zeros(rules.states, dtype=np.int64)
-    catalogue = move_catalogue(rules)
+    catalogue = game_of(rules).moves
     for roll, ways in rules.roll_weights.items():
         moves = catalogue.moves(roll)
         if moves.size:
@@ -56,9 +57,9 @@ def playable_weight(rules: Rules) -> np.ndarray:
 @lru_cache(maxsize=16)
 def makeable_totals(rules: Rules) -> np.ndarray:
     """For every board: how many of the totals all the dice can show some set of its open tiles adds up to."""
-    space = board_space(rules)
+    space = game_of(rules)
     count = np.zeros(rules.states, dtype=np.int64)
-    catalogue = move_catalogue(rules)
+    catalogue = game_of(rules).moves
     for roll in rules.roll_weights:
         moves = catalogue.moves(roll)
         if moves.size:
@@ -94,8 +95,8 @@ CRITERIA: dict[str, Criterion] = {criterion.text: criterion for criterion in [
     Criterion("leave the most rolls playable", lambda r: lambda b, c, m: playable_weight(r)[c]),
     Criterion("leave the most totals makeable", lambda r: lambda b, c, m: makeable_totals(r)[c]),
     Criterion("leave a sum the dice roll often",
-              lambda r: lambda b, c, m: _ways_to_roll(r)[board_space(r).sums[c]]),
-    Criterion("leave an even sum", lambda r: lambda b, c, m: 1 - board_space(r).sums[c].astype(np.int64) % 2),
+              lambda r: lambda b, c, m: _ways_to_roll(r)[game_of(r).sums[c]]),
+    Criterion("leave an even sum", lambda r: lambda b, c, m: 1 - game_of(r).sums[c].astype(np.int64) % 2),
 ]}
 
 
@@ -126,11 +127,11 @@ class Card:
     def __post_init__(self) -> None:
         unknown = [line for line in self.lines if line not in LINES]
         if unknown:
-            raise RulesError(f"card lines must be among {', '.join(LINES)}; got {unknown[0]!r}")
+            raise InputError(f"card lines must be among {', '.join(LINES)}; got {unknown[0]!r}")
         if len(set(self.lines)) != len(self.lines):
-            raise RulesError(f"a card names each line once; got {self.lines}")
+            raise InputError(f"a card names each line once; got {self.lines}")
         if sum(line in DICE_LINES for line in self.lines) > 1:
-            raise RulesError(f"a card has at most one dice line; got {self.lines}")
+            raise InputError(f"a card has at most one dice line; got {self.lines}")
 
     @property
     def name(self) -> str:
@@ -189,7 +190,7 @@ class CardTables:
 
     def __init__(self, rules: Rules, lines=LINES):
         self.rules = rules
-        playing = board_space(rules).playing
+        playing = game_of(rules).playing
         self.pairs = {roll: Pairs.on(rules, playing, roll, get_tie_break("canonical")) for roll in rules.roll_totals}
         self.keys = {line: {roll: np.asarray(CRITERIA[line].key(rules)(p.parent, p.child, p.move), dtype=np.int64)
                             for roll, p in self.pairs.items()} for line in lines if line not in DICE_LINES}

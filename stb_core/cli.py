@@ -14,9 +14,10 @@ import sys
 import time
 from fractions import Fraction
 
-from .boards import board_label, board_sum, board_tiles, check_roll, parse_tiles
+from .boards import board_label, board_sum, board_tiles, parse_tiles
 from .counts import counts_by_moves
-from .evaluate import evaluate, final_sum_distribution
+from .game import check_roll
+from .monte_carlo import MAX_GAMES, simulate
 from .objectives import OBJECTIVES
 from .players import PLAYERS_RANGE, SCORINGS, PubGame, fair_shut_pays, play
 from .policies import POLICIES, TIE_BREAKS
@@ -27,11 +28,11 @@ from .rules import (
     SIDES_RANGE,
     TILES_RANGE,
     WIN_AT_MOST_RANGE,
+    InputError,
     Rules,
-    RulesError,
 )
-from .simulate import MAX_GAMES, simulate
-from .solve import Solution
+from .sweep import Solution
+from .valuation import evaluate, final_sum_distribution
 
 PROG = "python -m stb_core"
 MIN_GAMES = 100  # fewer simulated games give no useful interval
@@ -320,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         COMMANDS[args.command](args, _rules(args))
-    except (UserError, RulesError) as error:
+    except (UserError, InputError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     return 0

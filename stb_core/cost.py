@@ -22,13 +22,14 @@ from math import comb
 
 import numpy as np
 
-from .rules import Rules, RulesError
+from .rules import InputError, Rules
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
 # is right within a factor of about two, which is what deciding "say so" or "refuse" needs.
 NUMPY_SECONDS_PER_PAIR = 3e-8        # gather + scatter of one (board, move) pair, float
 EXACT_SECONDS_PER_PAIR = 3e-6        # the same with Fractions
-COMPILED_SECONDS_PER_TEST = 1.2e-9   # one subset test of a move on a board in the compiled loop
+COMPILED_SECONDS_PER_PAIR = 1.5e-8   # one legal (board, move) pair in the compiled loop (found, read, compared)
+COMPILED_SECONDS_PER_BOARD = 5e-9    # per board and roll total in the compiled loop
 SECONDS_PER_BOARD = 5e-8             # per board and roll total: sums, chances, the dice choice
 NUMPY_BYTES_PER_PAIR = 48            # parents, children, values gathered, indices (int64/float64 each)
 BYTES_PER_BOARD = 40                 # values, dice, sums, counts, won, one-die flags, utilities
@@ -67,6 +68,7 @@ class SolveCost:
     moves: int
     pairs: int
     largest_level_pairs: int
+    largest_roll: int = 12
 
     @property
     def numpy_seconds(self) -> float:
@@ -78,16 +80,21 @@ class SolveCost:
 
     @property
     def compiled_seconds(self) -> float:
-        # each board tries the moves no larger than itself as a number (a legal move is a subset, so never larger)
-        return self.boards * self.moves * COMPILED_SECONDS_PER_TEST / 2 + self.boards * self.rolls * SECONDS_PER_BOARD
+        # the compiled kernels visit only the legal moves of each board (listed per pattern, or found depth first)
+        return self.pairs * COMPILED_SECONDS_PER_PAIR + self.boards * self.rolls * COMPILED_SECONDS_PER_BOARD
 
     @property
     def numpy_bytes(self) -> int:
-        return self.boards * BYTES_PER_BOARD + self.largest_level_pairs * NUMPY_BYTES_PER_PAIR
+        return self.boards * BYTES_PER_BOARD + self.largest_level_pairs * NUMPY_BYTES_PER_PAIR + self.move_table_bytes
 
     @property
     def compiled_bytes(self) -> int:
-        return self.boards * BYTES_PER_BOARD
+        return self.boards * BYTES_PER_BOARD + self.move_table_bytes
+
+    @property
+    def move_table_bytes(self) -> int:
+        """The move table the sweep records (boards x roll totals, int64) on boards of up to 20 tiles."""
+        return self.boards * (self.largest_roll + 1) * 8 if self.boards <= 1 << 20 else 0
 
     def seconds(self, path: str = "auto", exact: bool = False) -> float:
         if exact:
@@ -136,7 +143,7 @@ def solve_cost(rules: Rules) -> SolveCost:
     # pairs whose board has j open tiles: sum_k sizes[k] * C(n - k, j - k); the largest level bounds the arrays
     level = max((sum(int(sizes[k]) * comb(n - k, j - k) for k in range(1, min(j, len(sizes) - 1) + 1))
                  for j in range(1, n + 1)), default=0)
-    return SolveCost(1 << n, len(totals), moves, pairs, level)
+    return SolveCost(1 << n, len(totals), moves, pairs, level, max(rules.roll_totals))
 
 
 def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
@@ -167,7 +174,7 @@ def largest_affordable_tiles(rules: Rules, path: str = "auto", exact: bool = Fal
 
 
 def check_affordable(rules: Rules, path: str = "auto", exact: bool = False, solves: int = 1) -> SolveCost:
-    """``solve_cost(rules)`` if ``solves`` solves fit the machine's budgets; else :class:`RulesError` with the
+    """``solve_cost(rules)`` if ``solves`` solves fit the machine's budgets; else :class:`InputError` with the
     estimate and the nearest feasible settings, before any work."""
     cost = solve_cost(rules)
     seconds, size = cost.seconds(path, exact) * solves, cost.bytes(path, exact)
@@ -175,6 +182,6 @@ def check_affordable(rules: Rules, path: str = "auto", exact: bool = False, solv
         return cost
     nearest = largest_affordable_tiles(rules, path, exact)
     hint = f"; these rules are within reach up to {nearest} tiles" if nearest else ""
-    raise RulesError(f"tiles = {rules.tiles} with {rules.dice} dice of {rules.sides} sides is out of reach: solving "
+    raise InputError(f"tiles = {rules.tiles} with {rules.dice} dice of {rules.sides} sides is out of reach: solving "
                      f"would take {describe(seconds, size)} (the budget: {TIME_BUDGET / 60:.0f} minutes and "
                      f"{MEMORY_BUDGET / 2**30:.0f} GB){hint}")

@@ -4,7 +4,7 @@ A winning sequence from board ``S`` is a sequence of (roll, move) steps that end
 each step is weighted by the number of ways ``w(r)`` the dice show its roll (out of ``sides**dice``).
 With ``C_k(S)`` the weighted number of winning sequences of exactly ``k`` moves:
 
-    C_0(S) = 1 if S is won (open tiles total ``win_at_most`` or less) else 0,
+    C_0(S) = 1 if S is won (``Game.won``) else 0,
     C_k(S) = 0 if S is won, else  sum_r w(r) sum_{m in M(S, r)} C_{k-1}(S \\ m).
 
 (The one-die option plays no part: rolls are weighted as all the dice show them.) Dividing ``C_k`` by
@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .boards import Levels, check_board, tile_sums
-from .rules import Rules, RulesError
+from .boards import check_board
+from .game import game_of
+from .rules import InputError, Rules
 
 EXACT_COUNT_MAX_TILES = 16
 
@@ -25,11 +26,10 @@ EXACT_COUNT_MAX_TILES = 16
 def winning_sequence_counts(rules: Rules) -> np.ndarray:
     """Array ``C[k, S]`` of exact (Python int) weighted winning-sequence counts, ``k = 0 .. tiles``."""
     if rules.tiles > EXACT_COUNT_MAX_TILES:
-        raise RulesError(f"tiles must be at most {EXACT_COUNT_MAX_TILES} for exact sequence counts, "
+        raise InputError(f"tiles must be at most {EXACT_COUNT_MAX_TILES} for exact sequence counts, "
                          f"got {rules.tiles}")
-    levels = Levels(rules)
-    n = rules.states
-    won = tile_sums(np.arange(n)) <= rules.win_at_most
+    game = game_of(rules)
+    levels, n, won = game.levels, game.states, game.won
     counts = np.zeros((rules.tiles + 1, n), dtype=object)
     counts[0, won] = 1
     for k in range(1, rules.tiles + 1):
@@ -60,9 +60,8 @@ def total_winning_sequences(rules: Rules) -> np.ndarray:
     """Total weighted winning sequences from every board (all lengths): exact ints up to
     ``EXACT_COUNT_MAX_TILES`` tiles, float64 beyond (the key of the ``sequence-count`` policy)."""
     exact = rules.tiles <= EXACT_COUNT_MAX_TILES
-    levels = Levels(rules)
-    n = rules.states
-    won = tile_sums(np.arange(n)) <= rules.win_at_most
+    game = game_of(rules)
+    levels, n, won = game.levels, game.states, game.won
     total = np.zeros(n, dtype=object if exact else float)
     total[won] = 1
     acc = np.zeros(n, dtype=total.dtype)

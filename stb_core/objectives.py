@@ -4,7 +4,7 @@ An objective gives the value ``u(F)`` of a finished game from its final board ``
 it ended) and a sense: the optimal player maximises (``sense = +1``) or minimises (``sense = -1``) the
 expected value. Built in:
 
-* ``win``            -- ``u(F) = 1`` if the open tiles total ``win_at_most`` or less, else 0; maximise;
+* ``win``            -- ``u(F) = 1`` if the game is won on ``F`` (:attr:`stb_core.game.Game.won`), else 0; maximise;
 * ``remaining-sum``  -- ``u(F)`` = sum of the open tiles; minimise (source 002's "traditional score" is
                         the tile total minus this);
 * ``flipped-count``  -- ``u(F)`` = number of tiles shut; maximise.
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import tile_counts, tile_sums
-from .rules import Rules, RulesError
+from .game import Game
+from .rules import InputError
 
 OBJECTIVES = ("win", "remaining-sum", "flipped-count")
 
@@ -33,25 +33,26 @@ class Objective:
     """The value of a finished game as a function of its final boards, and whether to maximise it."""
 
     name: str
-    sense: int                                           # +1: maximise, -1: minimise
-    utility: Callable[[np.ndarray, np.ndarray, Rules], np.ndarray]  # (final boards, their sums) -> values
+    sense: int                                       # +1: maximise, -1: minimise
+    utility: Callable[[Game, np.ndarray], np.ndarray]  # (the game, final boards) -> values
 
-    def values(self, boards: np.ndarray, rules: Rules, sums: np.ndarray | None = None) -> np.ndarray:
-        """``u(F)`` for each final board mask ``F`` in ``boards`` (``sums``: their tile sums, if known)."""
-        boards = np.asarray(boards, dtype=np.int64)
-        return np.asarray(self.utility(boards, tile_sums(boards) if sums is None else sums, rules))
-
-
-def _won(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-    return (sums <= rules.win_at_most).astype(np.int64)
+    def values(self, game: Game, boards: np.ndarray | None = None) -> np.ndarray:
+        """``u(F)`` for each final board ``F`` in ``boards`` (bit-masks; default every board of the game, in
+        order -- read as a slice of the game's arrays, no copy of the boards needed)."""
+        boards = slice(None) if boards is None else np.asarray(boards, dtype=np.int64)
+        return np.asarray(self.utility(game, boards))
 
 
-def _remaining_sum(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-    return sums
+def _won(game: Game, boards: np.ndarray) -> np.ndarray:
+    return game.won[boards].astype(float)
 
 
-def _flipped_count(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-    return rules.tiles - tile_counts(boards)
+def _remaining_sum(game: Game, boards: np.ndarray) -> np.ndarray:
+    return game.sums[boards].astype(float)
+
+
+def _flipped_count(game: Game, boards: np.ndarray) -> np.ndarray:
+    return game.tiles - game.counts[boards].astype(float)
 
 
 BUILT_IN = {
@@ -68,26 +69,26 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
     >>> beat_7 = custom_objective("beat 7", of_sum=lambda s: s < 7)
     """
     if (of_sum is None) == (of_board is None):
-        raise RulesError("custom_objective needs exactly one of of_sum or of_board")
+        raise InputError("custom_objective needs exactly one of of_sum or of_board")
     if of_sum is not None:
 
-        def utility(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-            values = [of_sum(s) for s in range(rules.total + 1)]
+        def utility(game: Game, boards: np.ndarray) -> np.ndarray:
+            values = [of_sum(s) for s in range(game.total + 1)]
             exact = any(isinstance(v, Fraction) for v in values)  # keep exact utilities exact
-            return np.array(values, dtype=object if exact else float)[sums]
+            return np.array(values, dtype=object if exact else float)[game.sums[boards]]
 
     else:
 
-        def utility(boards: np.ndarray, sums: np.ndarray, rules: Rules) -> np.ndarray:
-            return np.asarray(of_board(boards), dtype=float)
+        def utility(game: Game, boards: np.ndarray) -> np.ndarray:
+            return np.asarray(of_board(game.boards[boards]), dtype=float)
 
     return Objective(name, +1 if maximise else -1, utility)
 
 
 def get_objective(objective: str | Objective) -> Objective:
-    """The objective named ``objective`` (or the one given); unknown names raise :class:`RulesError`."""
+    """The objective named ``objective`` (or the one given); unknown names raise :class:`InputError`."""
     if isinstance(objective, Objective):
         return objective
     if objective not in BUILT_IN:
-        raise RulesError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}; got {objective!r}")
     return BUILT_IN[objective]

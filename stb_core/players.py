@@ -22,7 +22,7 @@ the expected winnings of a player who has already played (``in``: tied for the b
 where ``x`` is ``shut_pays``, ``P_k`` the distribution of seat ``k``'s result when it plays its best from
 ``(b, c)``, and ``(b', c', in')`` the state after a score ``t``: a new best ``(t, 1)`` (no longer in) when
 ``t < b``, one more at the best ``(b, c + 1)`` when ``t = b``, unchanged when ``t > b``. Seat ``k``'s own best play
-is the single-player Bellman equation of :mod:`stb_core.solve` with the terminal utility
+is the single-player Bellman equation of :mod:`stb_core.sweep` with the terminal utility
 ``u_k(F) = x (n - 1)`` for a won board and ``G_{k+1}`` of the state its score ``t`` makes, with itself in
 the best group when ``t <= b``. All the states of one seat are solved at once (one utility per column,
 ``bellman_sweep``), and their result distributions come from the same move choice (ties: canonical).
@@ -38,12 +38,13 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
-from .boards import board_space, board_tiles
-from .evaluate import final_board_columns, reachable_boards
+from .boards import board_tiles
+from .game import game_of
 from .objectives import custom_objective, get_objective
 from .policies import OPTIMAL, get_tie_break
-from .rules import Rules, RulesError
-from .solve import Solution, bellman_sweep, solve
+from .rules import InputError, Rules
+from .sweep import Solution, bellman_sweep, solve
+from .valuation import final_board_columns, reachable_boards
 
 SCORINGS = ("sum", "digits")
 PLAYERS_RANGE = (2, 6)
@@ -60,7 +61,7 @@ def board_score(board: int, scoring: str) -> int:
 
 @dataclass(frozen=True)
 class PubGame:
-    """One game for stakes; invalid values raise :class:`RulesError` naming the parameter and what is allowed."""
+    """One game for stakes; invalid values raise :class:`InputError` naming the parameter and what is allowed."""
 
     rules: Rules = field(default_factory=Rules)
     players: int = 2          # 2-6 players, seat 1 first
@@ -69,20 +70,20 @@ class PubGame:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
-            raise RulesError(f"rules must be a stb_core.Rules value, got {type(self.rules).__name__}")
+            raise InputError(f"rules must be a stb_core.Rules value, got {type(self.rules).__name__}")
         low, high = PLAYERS_RANGE
         if isinstance(self.players, bool) or not isinstance(self.players, int) or not low <= self.players <= high:
-            raise RulesError(f"players must be an integer between {low} and {high}, got {self.players!r}")
+            raise InputError(f"players must be an integer between {low} and {high}, got {self.players!r}")
         if self.scoring not in SCORINGS:
-            raise RulesError(f"scoring must be one of {', '.join(SCORINGS)}; got {self.scoring!r}")
+            raise InputError(f"scoring must be one of {', '.join(SCORINGS)}; got {self.scoring!r}")
         check_shut_pays(self.shut_pays)
 
 
 def check_shut_pays(value, low: float = 1.0) -> Real:
-    """``value`` if it is a finite number of at least ``low``; :class:`RulesError` otherwise."""
+    """``value`` if it is a finite number of at least ``low``; :class:`InputError` otherwise."""
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(float(value)) \
             or float(value) < low:
-        raise RulesError(f"shut_pays must be a number of at least {low:g} (stakes from each other player); "
+        raise InputError(f"shut_pays must be a number of at least {low:g} (stakes from each other player); "
                          f"got {value!r}")
     return value
 
@@ -103,7 +104,7 @@ class Scores:
 
 def final_scores(rules: Rules, scoring: str) -> Scores:
     """Rank the scores of every board a turn can end on (reachable, not won), lowest first."""
-    score = {board: board_score(board, scoring) for board in board_space(rules).playing.tolist()}
+    score = {board: board_score(board, scoring) for board in game_of(rules).playing.tolist()}
     values = sorted({score[int(b)] for b in reachable_boards(rules, include_won=False)})
     position = {v: i for i, v in enumerate(values)}
     rank = np.full(rules.states, -1, dtype=np.int64)
@@ -157,7 +158,7 @@ def _utility(game: PubGame, scores: Scores, later, best: int, count: int, exact:
     """``u_k(F)`` for every board: the bonus for a won board, else the later seats' ``G`` of the state made."""
     g_in, g_out = later
     n, rank = game.players, scores.rank
-    won = board_space(game.rules).won
+    won = game_of(game.rules).won
     dtype = object if exact else float
     u = np.empty(game.rules.states, dtype=dtype)
     u[won] = bonus * (n - 1)
@@ -222,7 +223,7 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
     rules, n = game.rules, game.players
     bonus = game.shut_pays if shut_pays is None else check_shut_pays(shut_pays, low=0.0)
     if exact and not isinstance(bonus, int | Fraction):
-        raise RulesError("exact=True needs shut_pays as an int or a Fraction (a float is not exact)")
+        raise InputError("exact=True needs shut_pays as an int or a Fraction (a float is not exact)")
     scores = final_scores(rules, game.scoring)
     m = scores.count
     dtype = object if exact else float
@@ -232,7 +233,7 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
     seat_tables: list[SeatTables | None] = [None] * n
     later: list = [None] * n
     h_tables: list = [None] * n
-    won = board_space(rules).won
+    won = game_of(rules).won
     objective = get_objective("win")  # only its name and sense are read: seats maximise their winnings
     for seat in range(n, 0, -1):
         states = _seat_states(seat, scores)
@@ -244,7 +245,8 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
         for start in range(0, len(states), CHUNK):
             chunk = states[start:start + CHUNK]
             utility = np.stack([_utility(game, scores, g_next, b, c, exact, x) for b, c in chunk], axis=1)
-            values, dice, _ = bellman_sweep(rules, objective, OPTIMAL, get_tie_break("canonical"), exact, utility)
+            values, dice, _ = bellman_sweep(game_of(rules), objective, OPTIMAL, get_tie_break("canonical"), exact,
+                                            utility)
             ends = final_board_columns(rules, values, dice, exact=exact)
             rows = slice(start, start + len(chunk))
             value[rows] = values[rules.full_board]

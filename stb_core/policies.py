@@ -2,7 +2,7 @@
 
 A policy chooses, for every board ``S`` and roll total ``r`` with a legal move, one move ``sigma(S, r)`` (a
 bit-mask). For a deterministic policy that choice is data, the **move table** ``sigma``, which
-:class:`stb_core.solve.Solution` builds on request together with the dice rolled from each board. Four kinds:
+:class:`stb_core.sweep.Solution` builds on request together with the dice rolled from each board. Four kinds:
 
 * :class:`ValueRanked` -- ranks moves by the value of the board they leave: ``optimal`` (the objective's
   best) and ``worst`` (its worst: source 002's *min* strategy);
@@ -16,14 +16,13 @@ bit-mask). For a deterministic policy that choice is data, the **move table** ``
 
 * ``canonical``    -- the first move in lexicographic order of its sorted tiles: ``(1, 6) < (3, 4) < (7,)``;
 * ``fewest-tiles`` -- fewest tiles, then the highest tiles (source 002's rule, used as a tie-break);
-* ``most-tiles``   -- most tiles, then the highest tiles;
-* ``then-<objective>`` -- the best move for a second objective among those equally good for the first
-  (play for the win; among equal moves, the one leaving the least expected sum), then ``canonical``.
+* ``most-tiles``   -- most tiles, then the highest tiles.
 
-Exact (Fraction) runs find equal values exactly. Float runs treat values within a relative ``VALUE_RTOL``
-(1e-9) of the best as equal: their rounding error is about 1e-15 relative, while two moves that differ
-exactly differ by 1e-5 relative or more on every board of up to 10 tiles, so float and exact runs pick the
-same moves (a test checks it). Keys of key-ranked policies are compared exactly.
+Exact (Fraction) runs find equal values exactly. Float runs treat two values within a relative ``VALUE_RTOL``
+(1e-9) of each other as equal (:func:`same_value`, the one rule every float comparison of values uses): their
+rounding error is about 1e-15 relative, while two moves that differ exactly differ by 1e-5 relative or more on
+every board of up to 10 tiles, so float and exact runs pick the same moves (a test checks it). Keys of
+key-ranked policies are compared exactly.
 
 **Dice.** A policy rolls all the dice unless the rules allow one die and one die is better for it by more
 than the tolerance (for ``worst``: better *against* the objective), or the rules force one die. A policy
@@ -39,11 +38,21 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import board_tiles, legal_matrix, move_catalogue, tile_counts
-from .objectives import Objective, get_objective
-from .rules import Rules, RulesError
+from .boards import board_tiles, legal_matrix, tile_counts
+from .game import game_of
+from .objectives import Objective
+from .rules import InputError, Rules
 
-VALUE_RTOL = 1e-9  # values within this relative distance of the best count as equal (float runs)
+VALUE_RTOL = 1e-9  # values within this relative distance of each other count as equal (float runs)
+
+
+def same_value(a, b):
+    """Whether two values (or arrays of them) are equal: exactly for Fractions, within ``VALUE_RTOL`` of the
+    larger in size for floats -- the one value-equality rule of the engine (the compiled kernels mirror it)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == object or b.dtype == object:
+        return a == b
+    return np.abs(a - b) <= VALUE_RTOL * np.maximum(np.abs(a), np.abs(b))
 
 PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
 
@@ -78,10 +87,10 @@ def _per_parent_best(index: np.ndarray, size: int, key: np.ndarray) -> np.ndarra
 
 
 def _equal_to_best(key: np.ndarray, best: np.ndarray, tolerant: bool) -> np.ndarray:
-    """Whether each key equals its parent's best: exactly, or within ``VALUE_RTOL`` when ``tolerant``."""
+    """Whether each key equals its parent's best: exactly, or by :func:`same_value` when ``tolerant``."""
     if not tolerant or key.dtype == object:
         return key == best
-    return key >= best - VALUE_RTOL * np.abs(best)
+    return same_value(key, best)
 
 
 def pick_moves(index: np.ndarray, size: int, keys: list[tuple[np.ndarray, bool]], rank: np.ndarray) -> np.ndarray:
@@ -103,13 +112,13 @@ def pick_moves(index: np.ndarray, size: int, keys: list[tuple[np.ndarray, bool]]
 
 @dataclass(frozen=True)
 class TieBreak:
-    """A named rule choosing among equally good moves: a preference among moves (``preference``: larger
-    is preferred), or a second objective whose values decide first (``secondary``), then ``canonical``."""
+    """A named rule choosing among equally good moves: a preference among moves (``preference``: larger is
+    preferred), then ``canonical``. ``kind`` is its code in the compiled kernels."""
 
     name: str
     description: str
     preference: Callable[[np.ndarray, int], np.ndarray] | None = None
-    secondary: Objective | None = None
+    kind: int = 0
 
     def rank(self, moves: np.ndarray, tiles: int) -> np.ndarray:
         """Rank of each move of one roll total given in canonical order (0 = most preferred); unique."""
@@ -138,31 +147,19 @@ def most_then_highest(moves: np.ndarray, tiles: int) -> np.ndarray:
 
 TIE_BREAKS = {
     "canonical": TieBreak("canonical", "the first move in lexicographic order of its sorted tiles"),
-    "fewest-tiles": TieBreak("fewest-tiles", "fewest tiles, then the highest tiles", fewest_then_highest),
-    "most-tiles": TieBreak("most-tiles", "most tiles, then the highest tiles", most_then_highest),
+    "fewest-tiles": TieBreak("fewest-tiles", "fewest tiles, then the highest tiles", fewest_then_highest, 1),
+    "most-tiles": TieBreak("most-tiles", "most tiles, then the highest tiles", most_then_highest, 2),
 }
 
 
-def secondary_tie_break(objective: str | Objective) -> TieBreak:
-    """Ties decided by a second objective (its optimal value after the move), then canonically."""
-    obj = get_objective(objective)
-    return TieBreak(f"then-{obj.name}", f"the best move for {obj.name}, then canonical", secondary=obj)
-
-
 def get_tie_break(tie_break: str | TieBreak) -> TieBreak:
-    """The tie-break named ``tie_break`` (``canonical``, ``fewest-tiles``, ``most-tiles`` or
-    ``then-<objective>``), or the one given; unknown names raise :class:`RulesError`."""
+    """The tie-break named ``tie_break`` (``canonical``, ``fewest-tiles`` or ``most-tiles``), or the one given;
+    unknown names raise :class:`InputError`."""
     if isinstance(tie_break, TieBreak):
         return tie_break
     if isinstance(tie_break, str) and tie_break in TIE_BREAKS:
         return TIE_BREAKS[tie_break]
-    if isinstance(tie_break, str) and tie_break.startswith("then-"):
-        try:
-            return secondary_tie_break(tie_break.removeprefix("then-"))
-        except RulesError:
-            pass
-    raise RulesError(f"tie_break must be one of {', '.join(TIE_BREAKS)} or then-<objective> "
-                     f"(then-win, then-remaining-sum, then-flipped-count); got {tie_break!r}")
+    raise InputError(f"tie_break must be one of {', '.join(TIE_BREAKS)}; got {tie_break!r}")
 
 
 # -- the pairs a choice is made among -------------------------------------------------------------------
@@ -196,7 +193,7 @@ class Pairs:
     def on(cls, rules: Rules, boards: np.ndarray, roll: int, tie: TieBreak) -> Pairs:
         """The pairs of ``boards`` (any int array) for ``roll``, in board order then canonical move order."""
         boards = np.asarray(boards, dtype=np.int64)
-        moves = move_catalogue(rules).moves(roll)
+        moves = game_of(rules).moves.moves(roll)
         if moves.size == 0:
             empty = np.zeros(0, dtype=np.int64)
             return cls(roll, boards.size, empty, empty, empty, empty, empty)
@@ -209,14 +206,13 @@ class Pairs:
 @dataclass(frozen=True)
 class Context:
     """What a policy may look at when it chooses: the rules, the objective it is judged by, the tie-break,
-    the values ``V`` known so far (and ``secondary``, the tie-break objective's values, when it has one)."""
+    the values ``V`` known so far."""
 
     rules: Rules
     objective: Objective
     tie_break: TieBreak
     exact: bool
     values: np.ndarray
-    secondary: np.ndarray | None = None
 
 
 # -- policies ---------------------------------------------------------------------------------------------
@@ -241,16 +237,12 @@ class Policy:
 
     def choose(self, context: Context, pairs: Pairs) -> np.ndarray:
         """Mask over ``pairs``: the one move chosen per board (the tie-break decides among equals)."""
-        keys = self.keys(context, pairs)
-        if context.secondary is not None:
-            sense = context.tie_break.secondary.sense
-            keys = [*keys, (sense * context.secondary[pairs.child], True)]
-        return pick_moves(pairs.index, pairs.size, keys, pairs.rank)
+        return pick_moves(pairs.index, pairs.size, self.keys(context, pairs), pairs.rank)
 
     def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
         """Chance of each pair's move for a mixture policy (summing to 1 per board with a move; Fractions
         when ``exact``)."""
-        raise RulesError(f"policy {self.name!r} is deterministic: it has a move table, not move chances")
+        raise InputError(f"policy {self.name!r} is deterministic: it has a move table, not move chances")
 
     def __repr__(self) -> str:
         return f"<policy {self.name}>"
@@ -287,7 +279,7 @@ class KeyRanked(Policy):
 
     def keys(self, context: Context, pairs: Pairs) -> list[tuple[np.ndarray, bool]]:
         if self.bound is None:
-            raise RulesError(f"policy {self.name!r} must be bound to the rules first (Policy.bind)")
+            raise InputError(f"policy {self.name!r} must be bound to the rules first (Policy.bind)")
         return [(np.asarray(self.bound(pairs.parent, pairs.child, pairs.move)), False)]
 
 
@@ -305,7 +297,7 @@ class UniformRandom(Policy):
     mixture = True
 
     def keys(self, context: Context, pairs: Pairs):
-        raise RulesError("policy 'random' has no single move: it is a mixture of every legal move")
+        raise InputError("policy 'random' has no single move: it is a mixture of every legal move")
 
     def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
         count = np.bincount(pairs.index, minlength=pairs.size)[pairs.index]
@@ -358,7 +350,7 @@ def call_policy(function: PolicyFunction, board: int, roll: int, options: list[i
     tuples = [board_tiles(m) for m in options]
     move = tuple(sorted(int(t) for t in function(board_tiles(board), roll, tuples)))
     if move not in tuples:
-        raise RulesError(f"policy function returned {move} for open {board_tiles(board)} and roll {roll}; "
+        raise InputError(f"policy function returned {move} for open {board_tiles(board)} and roll {roll}; "
                          f"legal moves are {tuples}")
     return options[tuples.index(move)]
 
@@ -392,12 +384,12 @@ POLICIES = tuple(POLICY_OBJECTS)
 
 def get_policy(policy: str | Policy | PolicyFunction) -> Policy:
     """The policy named ``policy`` (one of ``POLICIES``), a :class:`Policy`, or a user function wrapped as
-    one; anything else raises :class:`RulesError` naming the choices."""
+    one; anything else raises :class:`InputError` naming the choices."""
     if isinstance(policy, Policy):
         return policy
     if isinstance(policy, str) and policy in POLICY_OBJECTS:
         return POLICY_OBJECTS[policy]
     if callable(policy):
         return FunctionPolicy(policy)
-    raise RulesError(f"policy must be one of {', '.join(POLICIES)} or a function; got {policy!r}")
+    raise InputError(f"policy must be one of {', '.join(POLICIES)} or a function; got {policy!r}")
 

@@ -18,8 +18,9 @@ Degenerate but legitimate rule sets are accepted as the no-ops they are: a one-d
 is nothing to choose), a per-move cap above the number of tiles (no cap), a win threshold at or above the
 tile total (the game is won before the first roll), a forced single die that is never allowed.
 
-Which dice a player may roll from a board, and whether a board is won, live here and nowhere else:
-:meth:`Rules.dice_choices` (one board) and :meth:`Rules.one_die_allowed` (every board of an array).
+Which dice a player may roll from a board, and whether a board is won, are defined here and nowhere else:
+:meth:`Rules.one_die_allowed` and :meth:`Rules.is_won`. :class:`stb_core.game.Game` applies them once to every
+board (``Game.one_die``, ``Game.won``); everything else reads the game.
 """
 
 from __future__ import annotations
@@ -38,16 +39,20 @@ WIN_AT_MOST_RANGE = (0, TILES_RANGE[1] * (TILES_RANGE[1] + 1) // 2)
 HIGH_TILE = 7  # the ``high-shut`` rule opens the one-die option once every tile from this one up is shut
 
 
-class RulesError(ValueError):
-    """A rule parameter outside its allowed values; the message names the parameter and what is allowed."""
+class InputError(ValueError):
+    """Bad input -- a rule parameter, a board, a roll, a policy or objective name outside its allowed values; the
+    message names the parameter and what is allowed."""
+
+
+RulesError = InputError  # the name earlier versions raised; kept so that existing code catching it still works
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
-    """Raise RulesError unless ``value`` is an int (not a bool) in ``[low, high]``."""
+    """Raise InputError unless ``value`` is an int (not a bool) in ``[low, high]``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be an integer between {low} and {high}, got {value!r}")
+        raise InputError(f"{name} must be an integer between {low} and {high}, got {value!r}")
     if not low <= value <= high:
-        raise RulesError(f"{name} must be between {low} and {high}, got {value}")
+        raise InputError(f"{name} must be between {low} and {high}, got {value}")
 
 
 def total_distribution(dice: int, sides: int) -> dict[int, int]:
@@ -64,7 +69,7 @@ def total_distribution(dice: int, sides: int) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class Rules:
-    """One variant of the game; invalid values raise :class:`RulesError` when the value is built."""
+    """One variant of the game; invalid values raise :class:`InputError` when the value is built."""
 
     tiles: int = 9                    # tiles 1..tiles start open (1-24)
     dice: int = 2                     # dice rolled normally (1-4)
@@ -79,9 +84,9 @@ class Rules:
         _check_int("dice", self.dice, *DICE_RANGE)
         _check_int("sides", self.sides, *SIDES_RANGE)
         if self.one_die not in ONE_DIE_OPTIONS:
-            raise RulesError(f"one_die must be one of {', '.join(ONE_DIE_OPTIONS)}; got {self.one_die!r}")
+            raise InputError(f"one_die must be one of {', '.join(ONE_DIE_OPTIONS)}; got {self.one_die!r}")
         if not isinstance(self.one_die_forced, bool):
-            raise RulesError(f"one_die_forced must be True or False, got {self.one_die_forced!r}")
+            raise InputError(f"one_die_forced must be True or False, got {self.one_die_forced!r}")
         if self.max_per_move is not None:
             _check_int("max_per_move", self.max_per_move, *MAX_PER_MOVE_RANGE)
         _check_int("win_at_most", self.win_at_most, *WIN_AT_MOST_RANGE)
@@ -150,7 +155,7 @@ class Rules:
     def dice_weights(self, dice: int) -> dict[int, int]:
         """Outcomes (out of ``outcomes``) giving each total when ``dice`` dice (1 or the rules') are rolled."""
         if dice not in self.dice_counts:
-            raise RulesError(f"dice must be {' or '.join(map(str, self.dice_counts))} under these rules, got {dice}")
+            raise InputError(f"dice must be {' or '.join(map(str, self.dice_counts))} under these rules, got {dice}")
         return self.roll_weights if dice == self.dice else self.one_die_weights
 
     @property
@@ -177,15 +182,6 @@ class Rules:
         if self.one_die == "high-shut":
             return (boards >> (HIGH_TILE - 1)) == 0
         return open_sums <= 6
-
-    def dice_choices(self, board: int) -> tuple[int, ...]:
-        """The numbers of dice the player may roll from ``board`` (a bit-mask), increasing: the rules'
-        dice, one die when the one-die rule allows it, or one die alone when it is forced."""
-        board = int(board)
-        open_sum = sum(t + 1 for t in range(board.bit_length()) if board >> t & 1)
-        if not self.one_die_allowed(board, open_sum):
-            return (self.dice,)
-        return (1,) if self.one_die_forced else (1, self.dice)
 
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""

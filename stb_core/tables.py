@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, board_space, board_tiles, legal_matrix, move_catalogue, tile_counts
+from .boards import board_label, board_tiles, legal_matrix, tile_counts
 from .counts import winning_sequence_counts
-from .evaluate import evaluate
+from .game import game_of
 from .objectives import get_objective
 from .policies import VALUE_RTOL
-from .rules import Rules, RulesError
-from .solve import Solution
+from .rules import InputError, Rules
+from .sweep import Solution
+from .valuation import evaluate
 
 VALUE_NAMES = {
     "win": "p_win",
@@ -34,7 +35,7 @@ def value_name(objective) -> str:
 
 def _check_size(rules: Rules) -> None:
     if rules.tiles > PER_BOARD_MAX_TILES:
-        raise RulesError(f"tiles must be at most {PER_BOARD_MAX_TILES} for per-board tables, got {rules.tiles}")
+        raise InputError(f"tiles must be at most {PER_BOARD_MAX_TILES} for per-board tables, got {rules.tiles}")
 
 
 def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_break="canonical",
@@ -46,7 +47,7 @@ def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_bre
     """
     _check_size(rules)
     name = value_name(objective)
-    space = board_space(rules)
+    space = game_of(rules)
     table = pd.DataFrame({
         "board": [board_label(m) for m in space.boards.tolist()],
         "board_mask": space.boards,
@@ -71,10 +72,10 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     _check_size(rules)
     name = value_name(solution.objective)
     sense = solution.objective.sense
-    playing = board_space(rules).playing
+    playing = game_of(rules).playing
     frames = []
     for roll in rules.roll_totals:
-        moves = move_catalogue(rules).moves(roll)
+        moves = game_of(rules).moves.moves(roll)
         if moves.size == 0:
             continue
         rows, cols = np.nonzero(legal_matrix(playing, moves))  # boards increasing, then canonical move order

@@ -9,9 +9,9 @@ from reference import reference_solver
 
 from stb_core import Rules, board_mask, board_tiles, custom_objective, evaluate, get_objective, solve
 from stb_core.analysis import NegativeLossError, choice_disagreements, decision_losses
-from stb_core.evaluate import final_sum_distribution, reach_probabilities, reachable_boards
 from stb_core.rules import RulesError
 from stb_core.sources.pub_game import second_player_objective, second_player_table, two_player_game
+from stb_core.valuation import final_sum_distribution, reach_probabilities, reachable_boards
 
 VARIANTS = [Rules(), Rules(tiles=10), Rules(one_die="sum-le-6"), Rules(one_die="high-shut", max_per_move=2),
             Rules(tiles=7, one_die="sum-le-6", one_die_forced=True), Rules(win_at_most=3)]

@@ -2,6 +2,9 @@
 the same dice on every board and the same move in every (board, roll), on random rule sets, for every objective,
 every deterministic policy (card policies with fixed dice rules included) and every static tie-break."""
 
+from contextlib import contextmanager
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,8 +13,9 @@ from reference import reference_values
 from test_properties import reference_moves, small_rules
 
 from stb_core import OBJECTIVES, TIE_BREAKS, Rules, RulesError, evaluate, solve
+from stb_core import compiled as compiled_module
 from stb_core.cards import Card
-from stb_core.solve import COMPILED_MIN_TILES
+from stb_core.sweep import COMPILED_MIN_TILES, forget_solutions
 
 pytest.importorskip("numba")
 
@@ -29,22 +33,34 @@ def same_solution(compiled, numpy_run):
     np.testing.assert_array_equal(compiled.sigma, numpy_run.sigma)
 
 
+@contextmanager
+def kernel(name: str):
+    """Run the compiled sweep with one kernel: ``patterns`` (moves looked up per pattern of low tiles) or
+    ``subsets`` (moves listed from each board's open tiles), whichever the rules would pick."""
+    with patch.object(compiled_module, "PATTERN_BITS", 64 if name == "patterns" else -1):
+        forget_solutions()
+        yield
+    forget_solutions()
+
+
 @settings(max_examples=150, deadline=None)
 @given(small_rules(max_tiles=9), st.sampled_from(OBJECTIVES), st.sampled_from(DETERMINISTIC + CARDS),
-       st.sampled_from(tuple(TIE_BREAKS)))
-def test_compiled_sweep_equals_numpy_sweep(rules, objective, policy, tie_break):
+       st.sampled_from(tuple(TIE_BREAKS)), st.sampled_from(["patterns", "subsets"]))
+def test_compiled_sweep_equals_numpy_sweep(rules, objective, policy, tie_break, which):
     policy = policy.policy() if isinstance(policy, Card) else policy
-    compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
+    with kernel(which):
+        compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
     numpy_run = evaluate(rules, objective, policy, tie_break=tie_break, path="numpy")
     same_solution(compiled, numpy_run)
 
 
 @settings(max_examples=60, deadline=None)
 @given(small_rules(max_tiles=6), st.sampled_from(OBJECTIVES), st.sampled_from(DETERMINISTIC),
-       st.sampled_from(tuple(TIE_BREAKS)))
-def test_compiled_sweep_equals_exact_reference(rules, objective, policy, tie_break):
+       st.sampled_from(tuple(TIE_BREAKS)), st.sampled_from(["patterns", "subsets"]))
+def test_compiled_sweep_equals_exact_reference(rules, objective, policy, tie_break, which):
     """Values against the exact reference (Fractions), moves and dice against the reference's choices."""
-    compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
+    with kernel(which):
+        compiled = evaluate(rules, objective, policy, tie_break=tie_break, path="compiled")
     reference = reference_values(rules, objective, policy, tie_break=tie_break)
     table, dice = reference_moves(rules, objective, policy, tie_break)
     for (mask, roll), move in table.items():
@@ -69,7 +85,6 @@ def test_large_board_paths_agree(one_die):
 @pytest.mark.parametrize("arguments, message", [
     ({"path": "fast"}, "path must be one of auto, numpy, compiled"),
     ({"path": "compiled", "exact": True}, "path 'compiled' needs floats"),
-    ({"path": "compiled", "tie_break": "then-remaining-sum"}, "path 'compiled' needs floats"),
 ])
 def test_compiled_path_refuses_what_it_cannot_do(arguments, message):
     with pytest.raises(RulesError, match=message):

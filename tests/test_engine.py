@@ -177,7 +177,7 @@ def test_reachable_boards_follow_the_dice_each_board_may_roll(one_die, forced):
     from reference import reachable_states
 
     from stb_core.boards import board_tiles
-    from stb_core.evaluate import reachable_boards
+    from stb_core.valuation import reachable_boards
 
     for tiles, dice, win in ((7, 3, 12), (6, 2, 0), (7, 2, 3)):
         rules = Rules(tiles=tiles, dice=dice, sides=6, one_die=one_die, one_die_forced=forced, win_at_most=win)

@@ -40,7 +40,8 @@ def test_readme_has_examples():
 
 
 @pytest.mark.parametrize("python", [body for language, body in BLOCKS if language == "python"])
-def test_python_examples_print_what_the_readme_shows(python):
+def test_python_examples_print_what_the_readme_shows(python, monkeypatch):
+    monkeypatch.chdir(ROOT)  # the examples read the project's files as a reader at its top would
     parser = doctest.DocTestParser()
     test = parser.get_doctest(python, {}, "README", "README.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from stb_core import Rules, evaluate, solve
+from stb_core.monte_carlo import narrate_game, replay_rolls, simulate, wilson_interval
 from stb_core.rules import RulesError
-from stb_core.simulate import narrate_game, replay_rolls, simulate, wilson_interval
 
 
 def test_same_seed_same_games():

@@ -3,7 +3,8 @@
 import pytest
 
 from stb_core import Rules, board_mask, counts_by_moves, evaluate, legal_moves, solve
-from stb_core.boards import board_tiles, move_catalogue
+from stb_core.boards import board_tiles
+from stb_core.game import game_of
 from stb_core.sources.sequence_counts import (
     move_comparison,
     one_move_boards,
@@ -31,7 +32,7 @@ def test_one_move_boards_are_the_partitions_on_the_board():
 
 
 def test_catalogue_order_is_lexicographic_like_the_sources_generator():
-    catalogue = move_catalogue(TEN)
+    catalogue = game_of(TEN).moves
     for roll in TEN.roll_weights:
         moves = [board_tiles(int(m)) for m in catalogue.moves(roll)]
         assert moves == sorted(moves)

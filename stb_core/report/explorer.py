@@ -2,7 +2,7 @@
 this: what do I shut?" offline, from the engine's own values.
 
 For each rules choice a reader can pick (tiles 9, 10 or 12; one die never, once 7-9 are shut, or at 6 or less
-left) the page embeds two numbers per board, computed here by :func:`stb_core.solve.solve`: the chance of
+left) the page embeds two numbers per board, computed here by :func:`stb_core.sweep.solve`: the chance of
 shutting the box with optimal play, ``V_win(S)``, and the least expected sum left, ``V_sum(S)`` -- as
 little-endian float64 arrays in base64, exact to the last bit. The page's script (``assets/explorer.js``) finds
 the legal moves itself and reads the values after each move; it defines ``stbAdvise(rules, open, roll)`` for
@@ -17,7 +17,7 @@ import json
 import numpy as np
 
 from ..rules import Rules
-from ..solve import solve
+from ..sweep import solve
 from .catalogue import EXPLORER
 
 EXPLORER_TILES = (9, 10, 12)

@@ -135,14 +135,14 @@ def games(low: int = 1_000, high: int = 10_000_000, quick: int = 20_000, audit: 
 def _board_fits(values: dict) -> str | None:
     """The board parameter must be a board of this run's tiles: each tile once, between 1 and ``tiles``."""
     from ..boards import parse_tiles
-    from ..rules import Rules, RulesError
+    from ..rules import InputError, Rules
 
     board = values.get("board", "")
     if not board:
         return None
     try:
         parse_tiles(board, Rules(tiles=values["tiles"]), "board")
-    except RulesError as error:
+    except InputError as error:
         return f"{error} (tiles = {values['tiles']})"
     return None
 

@@ -12,9 +12,10 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ..boards import board_label, board_mask, board_tiles, legal_moves
+from ..boards import board_label, board_mask, board_tiles
+from ..game import legal_moves
 from ..rules import Rules
-from ..solve import Solution, solve
+from ..sweep import Solution, solve
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived
 from .words import compact, counted, fraction, integer, number, percent, share, tiles_range
 
@@ -140,7 +141,7 @@ def values_part(rules: Rules, cost: Solution) -> Part:
 
 def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
     """A game narrated with the optimal policy, and the source's own rolls replayed through it."""
-    from ..simulate import narrate_game, replay_rolls
+    from ..monte_carlo import narrate_game, replay_rolls
     from ..tables import turns_table
 
     part = Part()
@@ -268,7 +269,7 @@ def hand_part(rules: Rules, exceptions_found: Part) -> Part:
 def advice_part(rules: Rules) -> Part:
     """The source's closing advice -- close fewer tiles, prioritising higher numbers: the highest-tile rule (fewest
     tiles, then the highest), valued exactly for the sum left open against optimal play."""
-    from ..evaluate import evaluate
+    from ..valuation import evaluate
 
     part = Part()
     best = float(solve(rules, "remaining-sum").value())

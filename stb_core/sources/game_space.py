@@ -31,10 +31,11 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ..boards import board_label, board_mask, board_tiles, legal_moves, move_catalogue
-from ..evaluate import reachable_boards
+from ..boards import board_label, board_mask, board_tiles
+from ..game import game_of, legal_moves
 from ..rules import Rules
-from ..solve import solve
+from ..sweep import solve
+from ..valuation import reachable_boards
 from .findings import Part, Sentence, Table, derived, parameter
 from .words import a_roll, counted, fraction, integer, listing, number, percent
 
@@ -58,7 +59,7 @@ def _tile_columns(tiles: tuple[int, ...], prefix: str, width: int) -> dict:
 
 def move_width(rules: Rules) -> int:
     """How many P columns the game space needs: the most tiles one move can shut (at least the source's 4)."""
-    catalogue = move_catalogue(rules)
+    catalogue = game_of(rules).moves
     sizes = [int(catalogue.sizes[r].max()) for r in rules.roll_totals if catalogue.sizes.get(r, np.zeros(0)).size]
     return max([4, *sizes])
 
@@ -78,7 +79,7 @@ def exclusions_table(rules: Rules, states: pd.DataFrame) -> pd.DataFrame:
     (it totals the win threshold or less) or ``unreachable`` (no roll and move ever leaves it)."""
     valid = set(states["board_mask"])
     rows = [{"Open": open_code(board_tiles(m), rules), "board_mask": m,
-             "reason": "won" if sum(board_tiles(m)) <= rules.win_at_most else "unreachable"}
+             "reason": "won" if game_of(rules).won[m] else "unreachable"}
             for m in sorted(range(1, rules.states), key=lambda b: (len(board_tiles(b)), board_tiles(b)))
             if m not in valid]
     return pd.DataFrame(rows, columns=["Open", "board_mask", "reason"])
@@ -126,7 +127,7 @@ def game_space(rules: Rules) -> pd.DataFrame:
             for move in moves or [None]:
                 after = board & ~board_mask(move) if move else board
                 left = board_tiles(after)
-                outcome = "Loss" if move is None else ("Win" if sum(left) <= rules.win_at_most else "Undetermined")
+                outcome = "Loss" if move is None else ("Win" if game_of(rules).won[after] else "Undetermined")
                 rows.append({
                     **{f"X{i + 1}": getattr(state, f"X{i + 1}") for i in range(rules.tiles)},
                     "Open": state.Open, "StateNum": state.StateNum, "TotalRolled": roll,
@@ -156,7 +157,7 @@ def game_space(rules: Rules) -> pd.DataFrame:
 def rolls_at(rules: Rules, board: int) -> list[int]:
     """The totals a roll can show from ``board``: those of every number of dice the rules let the player roll
     there (one die too, where a one-die rule allows it)."""
-    return sorted({r for dice in rules.dice_choices(board) for r in rules.dice_weights(dice)})
+    return game_of(rules).totals_from(board)
 
 
 def source_columns(rules: Rules) -> list[str]:
@@ -202,7 +203,7 @@ def optimal_strategy(space: pd.DataFrame) -> pd.DataFrame:
 
 # -- the chapter's parts --------------------------------------------------------------------------------------
 def won_at_start(rules: Rules) -> bool:
-    return rules.win_at_most >= rules.total
+    return bool(game_of(rules).won[rules.full_board])
 
 
 def states_part(rules: Rules) -> Part:

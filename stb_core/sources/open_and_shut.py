@@ -23,10 +23,10 @@ from __future__ import annotations
 import pandas as pd
 
 from ..boards import board_label, board_mask
-from ..evaluate import evaluate
 from ..rules import Rules
-from ..solve import Solution
+from ..sweep import Solution
 from ..tables import legal_moves_table
+from ..valuation import evaluate
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules
 from .words import a_roll, as_sets, compact, counted, integer, listing, number, percent, share, tiles_range
 

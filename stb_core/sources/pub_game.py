@@ -27,11 +27,11 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements
-from ..evaluate import final_sum_distribution
 from ..objectives import custom_objective
 from ..players import SCORINGS, PubGame, PubResult, fair_shut_pays, play
-from ..rules import Rules, RulesError
-from ..solve import Solution, solve
+from ..rules import InputError, Rules
+from ..sweep import Solution, solve
+from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived
 from .words import counted, listing, number, percent, points
 
@@ -42,7 +42,7 @@ SECOND_GOALS = ("beat", "tie-or-beat")
 def second_player_objective(target: int, goal: str = "beat"):
     """The second player's objective facing a first-player sum of ``target``."""
     if goal not in SECOND_GOALS:
-        raise RulesError(f"goal must be one of {', '.join(SECOND_GOALS)}; got {goal!r}")
+        raise InputError(f"goal must be one of {', '.join(SECOND_GOALS)}; got {goal!r}")
     if goal == "beat":
         return custom_objective(f"beat {target}", of_sum=lambda s: s < target)
     return custom_objective(f"tie or beat {target}", of_sum=lambda s: s <= target)
@@ -128,7 +128,7 @@ def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
     """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
     standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: the share of
     split pots, ``attrs["rounds"]``: the rounds played."""
-    from ..simulate import check_games, check_seed, simulate
+    from ..monte_carlo import check_games, check_seed, simulate
 
     rounds, seed = check_games(rounds), check_seed(seed)
     game, scores = result.game, result.scores
@@ -175,7 +175,7 @@ def rounds_against_exact(result: PubResult, simulated: pd.DataFrame) -> pd.DataF
     """The simulation of :func:`simulate_rounds` beside the exact values: each seat's mean winnings (normal
     95% interval from its standard error) and the share of split pots (Wilson interval), with the z-score of
     the gap. Columns: quantity, seat (0 for the split pots), simulated, exact, low, high, z."""
-    from ..simulate import Z95, wilson_interval
+    from ..monte_carlo import Z95, wilson_interval
 
     rows = []
     for mine, exact in zip(simulated.itertuples(), result.seats.itertuples(), strict=True):
@@ -250,7 +250,7 @@ def two_games_table(result: PubResult) -> pd.DataFrame:
     """Two players, two games: who finishes lower without stakes (a tie is no win, a shut box does not end the
     round) against this game for stakes; the chance of each outcome in each."""
     if result.game.players != 2:
-        raise RulesError(f"players must be 2 to compare with the two-player game, got {result.game.players}")
+        raise InputError(f"players must be 2 to compare with the two-player game, got {result.game.players}")
     lower = two_player_game(result.game.rules, "beat")
     tie = float(result.p_tie)
     first, second = (float(p) - tie for p in result.seats["p_win"].iloc[:2])

@@ -17,10 +17,11 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..boards import board_label, board_space, board_sum, board_tiles
-from ..evaluate import reach_probabilities
+from ..boards import board_label, board_sum, board_tiles
+from ..game import game_of
 from ..rules import ONE_DIE_OPTIONS, Rules
-from ..solve import Solution, solve
+from ..sweep import Solution, solve
+from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
 
@@ -110,7 +111,7 @@ def dice_choice_table(rules: Rules, solution: Solution | None = None) -> pd.Data
     reach = np.asarray(reach_probabilities(solution), dtype=float)
     many = dice_name(rules.dice, rules.sides)
     rows = []
-    for board in board_space(rules).choosing_dice.tolist():
+    for board in game_of(rules).choosing_dice.tolist():
         values = solution.dice_values(board)
         one, all_dice = float(values[1]), float(values[rules.dice])
         tiles = board_tiles(board)

@@ -20,12 +20,13 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses
-from ..boards import board_label, board_mask, board_sum, legal_move_masks, parse_tiles
+from ..boards import board_label, board_mask, board_sum, parse_tiles
 from ..counts import total_winning_sequences, winning_sequence_counts
-from ..evaluate import evaluate
+from ..game import legal_move_masks
+from ..monte_carlo import simulate
 from ..rules import Rules
-from ..simulate import simulate
-from ..solve import solve
+from ..sweep import solve
+from ..valuation import evaluate
 from .findings import Part, Sentence, Table, derived, of_rules
 from .words import a_roll, counted, dice_words, integer, listing, percent, points, tiles_range
 

@@ -17,14 +17,15 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, tied_pairs
-from ..boards import board_label, board_mask, board_space, legal_matrix, move_catalogue
+from ..boards import board_label, board_mask, legal_matrix
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
-from ..evaluate import evaluate, final_sum_distribution
+from ..game import game_of
 from ..objectives import OBJECTIVES, get_objective
 from ..policies import TIE_BREAKS
-from ..rules import Rules, RulesError
-from ..solve import move_table, solve
+from ..rules import InputError, Rules
+from ..sweep import move_table, solve
 from ..tables import value_name
+from ..valuation import evaluate, final_sum_distribution
 from .findings import Part, Sentence, derived
 from .words import (
     counted,
@@ -56,9 +57,9 @@ PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win
 
 def variant_rules(rules: Rules, variant: str, tiles: int | None = None) -> Rules:
     """The rules of a named variant on the main board's tiles (or ``tiles``), dice and sides; unknown names raise
-    :class:`RulesError` listing the known ones."""
+    :class:`InputError` listing the known ones."""
     if variant not in VARIANTS:
-        raise RulesError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
+        raise InputError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
     return replace(rules, **{**PLAIN, **VARIANTS[variant][0]}, tiles=rules.tiles if tiles is None else tiles)
 
 
@@ -384,8 +385,8 @@ plural_lines.unit = "integer"
 # -- section 5: objectives disagree ---------------------------------------------------------------------------------
 def pairs_with_choice(rules: Rules) -> int:
     """How many (board, roll) pairs on boards still in play offer two or more legal moves."""
-    playing = board_space(rules).playing
-    catalogue = move_catalogue(rules)
+    playing = game_of(rules).playing
+    catalogue = game_of(rules).moves
     return sum(int((legal_matrix(playing, catalogue.moves(r)).sum(axis=1) >= 2).sum())
                for r in rules.roll_totals if catalogue.moves(r).size)
 
@@ -537,7 +538,7 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     """Every board (not won) where the rules let the player choose one die: the value of each choice and
     which is better (``either`` when they are equal)."""
     solution = solve(rules, objective)
-    sense, space = solution.objective.sense, board_space(rules)
+    sense, space = solution.objective.sense, game_of(rules)
     all_dice = dice_words(rules.dice, rules.sides)
     rows = []
     for board in space.choosing_dice.tolist():

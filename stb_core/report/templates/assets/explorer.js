@@ -2,7 +2,7 @@
 //
 // The page embeds, for each rules choice, two arrays indexed by board bit-mask (tile t open <=> bit t-1 set):
 // the chance of shutting the box with perfect play, V_win(S), and the least expected sum left, V_sum(S), both
-// computed by the project's engine (stb_core.solve). Here we only find the legal moves (sets of open tiles
+// computed by the project's engine (stb_core.sweep). Here we only find the legal moves (sets of open tiles
 // adding up to the roll) and read the values after each move.
 (function () {
   "use strict";

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boards import board_space, board_tiles, check_board, tile_counts
+from .boards import board_tiles, check_board, tile_counts
+from .game import game_of
 from .policies import Pairs
-from .rules import RulesError
-from .solve import MOVE_TABLE_MAX_TILES, Solution
+from .rules import InputError
+from .sweep import MOVE_TABLE_MAX_TILES, Solution
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_GAMES = 100_000_000
@@ -93,16 +94,16 @@ class SimulationResult:
 
 
 def check_games(games, low: int = 1) -> int:
-    """``games`` if it is an int in ``[low, MAX_GAMES]``; :class:`RulesError` naming the range otherwise."""
+    """``games`` if it is an int in ``[low, MAX_GAMES]``; :class:`InputError` naming the range otherwise."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or not low <= games <= MAX_GAMES:
-        raise RulesError(f"games must be an integer between {low:,} and {MAX_GAMES:,}, got {games!r}")
+        raise InputError(f"games must be an integer between {low:,} and {MAX_GAMES:,}, got {games!r}")
     return int(games)
 
 
 def check_seed(seed) -> int:
-    """``seed`` if it is a non-negative int; :class:`RulesError` otherwise."""
+    """``seed`` if it is a non-negative int; :class:`InputError` otherwise."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise RulesError(f"seed must be a non-negative integer, got {seed!r}")
+        raise InputError(f"seed must be a non-negative integer, got {seed!r}")
     return int(seed)
 
 
@@ -134,7 +135,7 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
     """Play ``games`` games from ``board`` (default: full) with the solution's policy and dice choices."""
     games, seed = check_games(games), check_seed(seed)
     rules = solution.rules
-    won = board_space(rules).won
+    won = game_of(rules).won
     start = rules.full_board if board is None else check_board(board, rules)
     rng = np.random.default_rng(seed)
     boards = np.full(games, start, dtype=np.int64)
@@ -149,14 +150,14 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
         current[~stuck] &= ~chosen[~stuck]
         boards[playing] = current
         playing = playing[~stuck & ~won[current]]
-    sums = board_space(rules).sums[boards].astype(np.int64)
+    sums = game_of(rules).sums[boards].astype(np.int64)
     return SimulationResult(games, seed, sums, tile_counts(boards), won[boards], rules.total, boards)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:
     """One game played with the solution's policy, turn by turn: open tiles, dice, roll, move, after."""
     rules = solution.rules
-    won = board_space(rules).won
+    won = game_of(rules).won
     rng = np.random.default_rng(check_seed(seed))
     current = rules.full_board if board is None else check_board(board, rules)
     turns = []

@@ -15,14 +15,17 @@ objective's max or min:
 
 For the optimal policy ``sigma(S, r) = argopt_{m in M(S, r)} V(S \ m)``, the tie-break deciding among
 equal values; any other policy (:mod:`stb_core.policies`) puts its own choice there, and a mixture (``random``)
-the average of ``V(S \ m)`` over its moves. :func:`solve` optimises; :func:`stb_core.evaluate.evaluate` values
-any policy with the same sweep.
+the average of ``V(S \ m)`` over its moves. :func:`solve` optimises; :func:`stb_core.valuation.evaluate` values
+any policy with the same sweep. The sweep that finds the values records the move table ``sigma`` and the dice
+rolled from each board as it goes (deterministic policies, up to ``MOVE_TABLE_MAX_TILES`` tiles).
 
 Every move shuts at least one tile, so ``S \ m`` has fewer open tiles than ``S``: the sweep solves the boards
 level by level (0, 1, 2, ... open tiles), each level as whole numpy arrays over every (board, move) pair of
 each roll. The same code runs on float64 or, with ``exact=True``, on Python ``Fraction``\ s in object arrays.
-The move table ``sigma`` is not needed for the values of the optimal policy (only the best value is); a
-:class:`Solution` builds it on request from the values, with the same choice rule.
+:mod:`stb_core.compiled` runs the same equation board by board as a compiled loop (floats; the default from
+``COMPILED_MIN_TILES`` tiles on). Everything the rules imply -- boards, won boards, moves, chances -- is read from
+the rules' :class:`~stb_core.game.Game`. Solutions of named objectives and policies on boards of up to
+``CACHE_MAX_TILES`` tiles are kept (they are immutable), so asking again costs nothing.
 """
 
 from __future__ import annotations
@@ -30,25 +33,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 
 import numpy as np
 
-from .boards import (
-    Levels,
-    board_levels,
-    board_space,
-    board_tiles,
-    check_board,
-    check_roll,
-    move_catalogue,
-)
+from .boards import Levels, board_tiles, check_board
+from .game import Game, check_roll, game_of
 from .objectives import Objective, get_objective
 from .policies import (
     ONE_DIE,
     ONE_DIE_IF_BETTER,
     OPTIMAL,
-    VALUE_RTOL,
     Context,
     Pairs,
     Policy,
@@ -56,19 +50,21 @@ from .policies import (
     get_policy,
     get_tie_break,
     one_die_plan,
+    same_value,
 )
-from .rules import Rules, RulesError
+from .rules import InputError, Rules
 
 EXACT_MAX_TILES = 16
 MOVE_TABLE_MAX_TILES = 20  # up to here the move table sigma (boards x roll totals) is kept in memory
 COMPILED_MIN_TILES = 20    # from here "auto" runs the compiled loop (stb_core.compiled): faster, less memory
+CACHE_MAX_TILES = 16       # solutions of named objectives and policies up to here are kept for reuse
 PATHS = ("auto", "numpy", "compiled")
 
 
 def check_rules(rules: Rules) -> Rules:
-    """``rules`` if it is a :class:`Rules` value; :class:`RulesError` otherwise."""
+    """``rules`` if it is a :class:`Rules` value; :class:`InputError` otherwise."""
     if not isinstance(rules, Rules):
-        raise RulesError(f"rules must be a stb_core.Rules value, got {type(rules).__name__}")
+        raise InputError(f"rules must be a stb_core.Rules value, got {type(rules).__name__}")
     return rules
 
 
@@ -80,7 +76,7 @@ def level_pairs(levels: Levels, tie: TieBreak, roll: int, k: int) -> Pairs:
     parent, child = levels.pairs(roll, k)
 
     def rank(pairs: Pairs) -> np.ndarray:
-        moves = move_catalogue(rules).moves(roll)  # canonical order; look moves up through a sorted copy
+        moves = game_of(rules).moves.moves(roll)  # canonical order; look moves up through a sorted copy
         order = np.argsort(moves, kind="stable")
         return tie.rank(moves, rules.tiles)[order[np.searchsorted(moves[order], pairs.move)]]
 
@@ -88,132 +84,112 @@ def level_pairs(levels: Levels, tie: TieBreak, roll: int, k: int) -> Pairs:
 
 
 # -- the sweep -----------------------------------------------------------------------------------------------
-def _outcome_of_roll(policy: Policy, context: Context, pairs: Pairs, boards: np.ndarray, scratch: np.ndarray):
+def _outcome_of_roll(policy: Policy, context: Context, pairs: Pairs, boards: np.ndarray, scratch: np.ndarray,
+                     record: bool):
     """For each board of the level (``boards``): the value after the policy's move for this roll, whether a
-    move was legal, and the secondary value after it (``None`` without a secondary tie-break). ``scratch`` is
-    a board-indexed work array of the values' dtype."""
-    values, secondary = context.values, context.secondary
-    if policy.uses_values and secondary is None:
+    move was legal, and (``record``) the move played (-1: none). ``scratch`` is a board-indexed work array of
+    the values' dtype."""
+    values = context.values
+    played = np.full(boards.size, -1, dtype=np.int64) if record else None
+    if policy.uses_values:
         # the optimum (or the worst) value after a move is all the equation needs: a running extreme over
         # every (board, move) pair of the level at once, unbuffered (ufunc.at) for boards with many moves
-        maximise = policy.dice_direction * context.objective.sense > 0
-        extreme, none = (np.maximum, -np.inf) if maximise else (np.minimum, np.inf)
+        sign = policy.dice_direction * context.objective.sense
+        extreme, none = (np.maximum, -np.inf) if sign > 0 else (np.minimum, np.inf)
         scratch[boards] = none
         if pairs.parent.size:
             extreme.at(scratch, pairs.parent, values[pairs.child])
         after = scratch[boards]
-        return after, (after != none).astype(bool), None
+        moved = (after != none).astype(bool)
+        if record and pairs.parent.size and values.ndim == 1:
+            # the move played: the tie-break's first among the moves as good as the best
+            as_good = same_value(values[pairs.child], after[pairs.index])
+            least = np.full(boards.size, np.iinfo(np.int64).max, dtype=np.int64)
+            np.minimum.at(least, pairs.index[as_good], pairs.rank[as_good])
+            chosen = as_good & (pairs.rank == least[pairs.index])
+            played[pairs.index[chosen]] = pairs.move[chosen]
+        return after, moved, played
     after = np.zeros(pairs.size, dtype=values.dtype)
-    after2 = None if secondary is None else np.zeros(pairs.size, dtype=secondary.dtype)
     moved = np.zeros(pairs.size, dtype=bool)
     if pairs.parent.size == 0:
-        return after, moved, after2
+        return after, moved, played
     if policy.mixture:  # the average over the moves, weighted by their chances
-        weights = policy.weights(pairs, context.exact)
-        np.add.at(after, pairs.index, weights * values[pairs.child])
-        if after2 is not None:
-            np.add.at(after2, pairs.index, weights * secondary[pairs.child])
+        np.add.at(after, pairs.index, policy.weights(pairs, context.exact) * values[pairs.child])
         moved[pairs.index] = True
-        return after, moved, after2
+        return after, moved, played
     chosen = policy.choose(context, pairs)
     at = pairs.index[chosen]
     after[at] = values[pairs.child[chosen]]
-    if after2 is not None:
-        after2[at] = secondary[pairs.child[chosen]]
     moved[at] = True
-    return after, moved, after2
+    if record:
+        played[at] = pairs.move[chosen]
+    return after, moved, played
 
 
-def _better(new, old, direction: int, exact: bool):
-    """Whether ``new`` beats ``old`` in ``direction`` (+1: larger) by more than the value tolerance."""
-    gap = direction * (new - old)
-    if exact:
-        return (gap > 0).astype(bool)
-    return gap > VALUE_RTOL * np.maximum(np.abs(new.astype(float)), np.abs(old.astype(float)))
+def _better(new, old, direction: int):
+    """Whether ``new`` beats ``old`` in ``direction`` (+1: larger) and is not the same value (:func:`same_value`)."""
+    return (direction * (new - old) > 0) & ~same_value(new, old)
 
 
-def _probability(weight: int, rules: Rules, exact: bool):
-    return Fraction(weight, rules.outcomes) if exact else weight / rules.outcomes
-
-
-def _utilities(objective: Objective, rules: Rules, exact: bool) -> np.ndarray:
-    space = board_space(rules)
-    utility = objective.values(space.boards, rules, space.sums)
-    if exact:
-        return np.array([Fraction(x) for x in utility.tolist()], dtype=object)
-    return utility.astype(float)
-
-
-def bellman_sweep(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exact: bool,
-                  utility: np.ndarray | None = None):
+def bellman_sweep(game: Game, objective: Objective, policy: Policy, tie: TieBreak, exact: bool,
+                  utility: np.ndarray | None = None, record: bool = False, progress=None):
     """Solve the equation of the module docstring for every board, level by level.
 
-    Returns ``(values, dice, secondary)``: ``V`` per board, the number of dice the policy rolls from each
-    board, and (for a ``then-<objective>`` tie-break) the second objective's values under the same play.
+    Returns ``(values, dice, sigma)``: ``V`` per board, the number of dice the policy rolls from each board, and
+    (``record``, deterministic policies) the move table ``sigma[S, r]`` played in the same sweep, else None.
 
     ``utility`` (optional) gives ``u`` directly, one row per board; with a second axis it solves one game per
     column at once (``values`` and ``dice`` then have the same columns) -- for the optimal (or worst) policy,
     whose equation needs only the best value after a move.
     """
-    space, levels = board_space(rules), board_levels(rules)
+    rules, levels = game.rules, game.levels
     dtype = object if exact else float
-    utility = _utilities(objective, rules, exact) if utility is None else utility
+    if utility is None:
+        utility = objective.values(game)
+        utility = np.array([Fraction(x) for x in utility.tolist()], dtype=object) if exact else utility.astype(float)
     tail = utility.shape[1:]
-    if tail and not (policy.uses_values and tie.secondary is None):
-        raise RulesError("several utilities at once need a value-ranked policy and a tie-break without a second "
-                         "objective")
+    if tail and not policy.uses_values:
+        raise InputError("several utilities at once need a value-ranked policy")
+    record = record and not policy.mixture and not tail
     column = (-1, *[1] * len(tail))  # a per-board array against every column
-    values = np.empty((rules.states, *tail), dtype=dtype)
-    dice = np.full((rules.states, *tail), rules.dice, dtype=np.int8)
-    second = tie.secondary
-    utility2 = None if second is None else _utilities(second, rules, exact)
-    secondary = None if second is None else np.empty(rules.states, dtype=dtype)
-    context = Context(rules, objective, tie, exact, values, secondary)
-    scratch = np.empty((rules.states, *tail), dtype=dtype)
-    weights = {c: {r: _probability(w, rules, exact) for r, w in rules.dice_weights(c).items()}
-               for c in rules.dice_counts}
+    values = np.empty((game.states, *tail), dtype=dtype)
+    dice = np.full((game.states, *tail), rules.dice, dtype=np.int8)
+    sigma = np.full((game.states, max(game.roll_totals) + 1), -1, dtype=np.int64) if record else None
+    context = Context(rules, objective, tie, exact, values)
+    scratch = np.empty((game.states, *tail), dtype=dtype)
+    chances = {c: game.chances(c, exact) for c in game.dice_counts}
     values[0] = utility[0]
-    if secondary is not None:
-        secondary[0] = utility2[0]
     direction = policy.dice_direction * objective.sense
-    plan = one_die_plan(rules, policy, space.one_die, space.boards, space.sums) if rules.has_one_die_rule else None
-    for k in range(1, rules.tiles + 1):
+    plan = one_die_plan(rules, policy, game.one_die, game.boards, game.sums) if rules.has_one_die_rule else None
+    for k in range(1, game.tiles + 1):
         boards = levels.boards(k)
         stuck = utility[boards]
-        stuck2 = None if second is None else utility2[boards]
-        expected = {c: np.zeros((boards.size, *tail), dtype=dtype) for c in weights}
-        expected2 = {c: np.zeros(boards.size, dtype=dtype) for c in weights} if second else {}
-        for roll in rules.roll_totals:
+        expected = {c: np.zeros((boards.size, *tail), dtype=dtype) for c in chances}
+        for roll in game.roll_totals:
             pairs = level_pairs(levels, tie, roll, k)
-            after, moved, after2 = _outcome_of_roll(policy, context, pairs, boards, scratch)
+            after, moved, played = _outcome_of_roll(policy, context, pairs, boards, scratch, record)
             q = np.where(moved, after, stuck)
-            q2 = None if second is None else np.where(moved, after2, stuck2)
-            for c, chances in weights.items():
-                p = chances.get(roll)
+            for c, chance in chances.items():
+                p = chance.get(roll)
                 if p:
                     expected[c] += p * q
-                    if second is not None:
-                        expected2[c] += p * q2
-        value, value2 = expected[rules.dice], expected2.get(rules.dice)
+            if record:
+                sigma[boards, roll] = played
+        value = expected[rules.dice]
         if plan is not None:
             choice = plan[boards].reshape(column)
-            single = choice == ONE_DIE
-            if (choice == ONE_DIE_IF_BETTER).any():
-                better = _better(expected[1], value, direction, exact)
-                if second is not None:
-                    level = ~better & ~_better(value, expected[1], direction, exact)
-                    better |= level & _better(expected2[1], value2, second.sense, exact)
-                single = single | ((choice == ONE_DIE_IF_BETTER) & better)
+            better = _better(expected[1], value, direction)
+            single = (choice == ONE_DIE) | ((choice == ONE_DIE_IF_BETTER) & better)
             value = np.where(single, expected[1], value)
-            if second is not None:
-                value2 = np.where(single, expected2[1], value2)
             dice[boards] = np.where(single, 1, dice[boards])
-        won = space.won[boards].reshape(column)
+        won = game.won[boards].reshape(column)
         values[boards] = np.where(won, stuck, value)
-        if second is not None:
-            secondary[boards] = np.where(won, stuck2, value2)
         dice[boards] = np.where(won, rules.dice, dice[boards])
-    return values, dice, secondary
+        if record:
+            sigma[boards[game.won[boards]]] = -1
+        if progress is not None:
+            progress(k / game.tiles)
+    return values, dice, sigma
 
 
 # -- the solution ---------------------------------------------------------------------------------------------
@@ -222,8 +198,8 @@ class Solution:
     """Values of every board under one rules, objective, policy and tie-break, and the means to act on them.
 
     ``values[S]`` is ``V(S)`` for every bit-mask ``S`` (float64, or ``Fraction`` when exact); ``dice[S]`` the
-    number of dice the policy rolls from ``S``; ``secondary`` the tie-break objective's values (or None).
-    The move table :attr:`sigma` is built from these on first use (deterministic policies).
+    number of dice the policy rolls from ``S``; ``moves`` the move table recorded by the sweep that found the
+    values (deterministic policies up to ``MOVE_TABLE_MAX_TILES`` tiles; see :attr:`sigma`).
     """
 
     rules: Rules
@@ -234,12 +210,16 @@ class Solution:
     dice: np.ndarray
     exact: bool
     seconds: float
-    secondary: np.ndarray | None = None
+    moves: np.ndarray | None = None
     path: str = "numpy"  # which sweep computed the values: numpy or compiled
 
     @property
+    def game(self) -> Game:
+        return game_of(self.rules)
+
+    @property
     def context(self) -> Context:
-        return Context(self.rules, self.objective, self.tie_break, self.exact, self.values, self.secondary)
+        return Context(self.rules, self.objective, self.tie_break, self.exact, self.values)
 
     # -- values ------------------------------------------------------------------------------------------
     def value(self, board: int | None = None):
@@ -249,7 +229,7 @@ class Solution:
 
     def stuck_value(self, board: int):
         """``u(board)``: the value of a game that ends on ``board``."""
-        value = self.objective.values(np.array([board]), self.rules)[0]
+        value = self.objective.values(self.game, np.array([board]))[0]
         return Fraction(value) if self.exact else float(value)
 
     # -- the move table ----------------------------------------------------------------------------------
@@ -270,23 +250,20 @@ class Solution:
         chosen[pairs.index[picked]] = pairs.move[picked]
         return chosen
 
-    @cached_property
+    @property
     def sigma(self) -> np.ndarray:
         """The move table ``sigma[S, r]``: the move (bit-mask) played from board ``S`` on roll total ``r``,
-        -1 where no move is legal or the game is already won. Deterministic policies only."""
+        -1 where no move is legal or the game is already won. Deterministic policies only: the table the sweep
+        recorded."""
         self._deterministic()
-        if self.path == "compiled" and self.policy.uses_values:
-            from . import compiled
-
-            direction = self.policy.dice_direction * self.objective.sense
-            table = compiled.move_table(self.rules, self.values, direction, self.tie_break)
-            table.flags.writeable = False
-            return table
-        return _sigma(self.policy, self.context)
+        if self.moves is None:
+            raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a move table (boards x roll "
+                             f"totals in memory), got {self.rules.tiles}")
+        return self.moves
 
     def _deterministic(self) -> None:
         if self.policy.mixture:
-            raise RulesError(f"policy {self.policy.name!r} is a mixture: it has move chances, not a move table")
+            raise InputError(f"policy {self.policy.name!r} is a mixture: it has move chances, not a move table")
 
     def transitions(self, boards: np.ndarray, roll: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where the policy goes from each board on ``roll``: ``(index, child, chance)`` rows, ``index`` into
@@ -331,105 +308,130 @@ class Solution:
         """Value of rolling each number of dice the rules allow from ``board``: ``{dice: sum_r p(r) Q}``."""
         board = check_board(board, self.rules)
         out = {}
-        for dice in self.rules.dice_choices(board):
-            probabilities = self.rules.roll_distribution(dice)
-            out[dice] = sum((p if self.exact else float(p)) * self.roll_value(board, r)
-                            for r, p in probabilities.items())
+        for dice in self.game.dice_choices(board):
+            out[dice] = sum(p * self.roll_value(board, r) for r, p in self.game.chances(dice, self.exact).items())
         return out
 
-
-def _sigma(policy: Policy, context: Context) -> np.ndarray:
-    """The move table of a deterministic policy: its choice on every (board, roll), level by level."""
-    rules = context.rules
-    levels = board_levels(rules)
-    table = np.full((rules.states, max(rules.roll_totals) + 1), -1, dtype=np.int64)
-    for k in range(1, rules.tiles + 1):
-        for roll in rules.roll_totals:
-            pairs = level_pairs(levels, context.tie_break, roll, k)
-            if pairs.parent.size:
-                picked = policy.choose(context, pairs)
-                table[pairs.parent[picked], roll] = pairs.move[picked]
-    table[board_space(rules).won] = -1
-    table.flags.writeable = False
-    return table
 
 
 def move_table(rules: Rules, policy, tie_break: str | TieBreak = "canonical") -> np.ndarray:
     """The move table ``sigma[S, r]`` of a policy whose choices need no values (a heuristic, a strategy
     card, a function), without valuing it; value-ranked policies get theirs from :attr:`Solution.sigma`."""
     chosen = get_policy(check_policy_needs_no_values(policy)).bind(check_rules(rules))
-    tie = get_tie_break(tie_break)
-    if tie.secondary is not None:
-        raise RulesError("move_table needs a tie_break without a second objective (it reads no values)")
-    empty = np.zeros(rules.states)
-    return _sigma(chosen, Context(rules, get_objective("win"), tie, False, empty))
+    return _choices(game_of(rules), chosen, get_tie_break(tie_break))
+
+
+def _choices(game: Game, policy: Policy, tie: TieBreak) -> np.ndarray:
+    """The move table of a policy that reads no values: its choice on every (board, roll), level by level."""
+    context = Context(game.rules, get_objective("win"), tie, False, np.zeros(0))
+    table = np.full((game.states, max(game.roll_totals) + 1), -1, dtype=np.int64)
+    for k in range(1, game.tiles + 1):
+        for roll in game.roll_totals:
+            pairs = level_pairs(game.levels, tie, roll, k)
+            if pairs.parent.size:
+                picked = policy.choose(context, pairs)
+                table[pairs.parent[picked], roll] = pairs.move[picked]
+    table[game.won] = -1
+    return table
 
 
 def check_policy_needs_no_values(policy):
     """``policy`` unless it ranks moves by value (those need a solve first)."""
     if get_policy(policy).uses_values or get_policy(policy).mixture:
-        raise RulesError(f"policy {get_policy(policy).name!r} has no move table without values: use solve/evaluate")
+        raise InputError(f"policy {get_policy(policy).name!r} has no move table without values: use solve/evaluate")
     return policy
 
 
-def choose_path(rules: Rules, policy: Policy, tie: TieBreak, exact: bool, path: str) -> str:
-    """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats, deterministic policies,
-    tie-breaks without a second objective). ``auto`` takes the compiled loop for value-ranked policies from
-    ``COMPILED_MIN_TILES`` tiles on, where it is faster (``make bench`` measures both)."""
+def choose_path(rules: Rules, policy: Policy, exact: bool, path: str) -> str:
+    """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats, deterministic
+    policies). ``auto`` takes the compiled loop from ``COMPILED_MIN_TILES`` tiles on, or sooner when the numpy
+    sweep is estimated to take over a second longer (many dice: :mod:`stb_core.cost`); ``make bench`` measures
+    both."""
     if path not in PATHS:
-        raise RulesError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
-    compilable = not exact and tie.secondary is None and not policy.mixture
+        raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
+    compilable = not exact and not policy.mixture
     if path == "compiled":
         if not compilable:
-            raise RulesError("path 'compiled' needs floats, a deterministic policy and a tie-break without a second "
-                             "objective")
+            raise InputError("path 'compiled' needs floats and a deterministic policy")
         if not policy.uses_values and rules.tiles > MOVE_TABLE_MAX_TILES:
-            raise RulesError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a compiled heuristic (its move table "
+            raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a compiled heuristic (its move table "
                              f"is kept in memory), got {rules.tiles}")
         return "compiled"
-    if path == "auto" and compilable and policy.uses_values and rules.tiles >= COMPILED_MIN_TILES:
+    if path == "auto" and compilable and (policy.uses_values or rules.tiles <= MOVE_TABLE_MAX_TILES):
         from . import compiled
+        from .cost import solve_cost
 
-        return "compiled" if compiled.available() else "numpy"
+        cost = solve_cost(rules)
+        faster = rules.tiles >= COMPILED_MIN_TILES or cost.numpy_seconds > cost.compiled_seconds + 1.0
+        return "compiled" if faster and compiled.available() else "numpy"
     return "numpy"
 
 
-def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str = "auto") -> Solution:
-    """Check the arguments, bind the policy and run the sweep (numpy or compiled): the one path to a Solution."""
+def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str = "auto", progress=None) -> Solution:
+    """Check the arguments, bind the policy and run the sweep (numpy or compiled): the one path to a Solution.
+    A solve whose estimated cost (:mod:`stb_core.cost`) is beyond the machine is refused before any work;
+    solutions of named objectives and policies on small boards are kept and handed out again. ``progress``
+    (optional) is told the share of the sweep done as it goes."""
     rules = check_rules(rules)
-    obj = get_objective(objective)
-    chosen = get_policy(policy)
-    tie = get_tie_break(tie_break)
+    obj, chosen, tie = get_objective(objective), get_policy(policy), get_tie_break(tie_break)
     if exact and rules.tiles > EXACT_MAX_TILES:
-        raise RulesError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
+        raise InputError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
+    if path not in PATHS:
+        raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
+    if not (isinstance(objective, str) and isinstance(policy, str) and rules.tiles <= CACHE_MAX_TILES):
+        return _run(rules, obj, chosen, tie, exact, path, progress)
+    key = (rules, obj.name, chosen.name, tie.name, exact, path)
+    if key not in _KEPT:
+        _KEPT[key] = _run(rules, obj, chosen, tie, exact, path, progress)
+        while len(_KEPT) > KEEP_SOLUTIONS:
+            _KEPT.pop(next(iter(_KEPT)))  # the oldest first
+    return _KEPT[key]
+
+
+KEEP_SOLUTIONS = 64
+_KEPT: dict[tuple, Solution] = {}
+
+
+def forget_solutions() -> None:
+    """Drop the kept solutions (each is recomputed when next asked for)."""
+    _KEPT.clear()
+
+
+def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exact: bool, path: str,
+         progress=None) -> Solution:
+    from .cost import check_affordable
+
+    bound = policy.bind(rules)
+    path = choose_path(rules, bound, exact, path)
+    check_affordable(rules, path, exact)
+    game = game_of(rules)
     start = time.perf_counter()
-    bound = chosen.bind(rules)
-    path = choose_path(rules, bound, tie, exact, path)
-    secondary = None
+    record = rules.tiles <= MOVE_TABLE_MAX_TILES
     if path == "compiled":
         from . import compiled
 
         if bound.uses_values:
-            values, dice = compiled.sweep_values(rules, obj, bound)
+            values, dice, sigma = compiled.sweep_values(game, objective, bound, tie, record, progress)
         else:
-            sigma = _sigma(bound, Context(rules, obj, tie, False, np.zeros(0)))
-            values, dice = compiled.sweep_table(rules, obj, bound, sigma)
+            sigma = _choices(game, bound, tie)
+            values, dice = compiled.sweep_table(game, objective, bound, sigma, progress)
     else:
-        values, dice, secondary = bellman_sweep(rules, obj, bound, tie, exact)
-    for array in (values, dice) + ((secondary,) if secondary is not None else ()):
+        values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record, progress=progress)
+    for array in (values, dice) + ((sigma,) if sigma is not None else ()):
         array.flags.writeable = False
-    return Solution(rules, obj, bound, tie, values, dice, exact, time.perf_counter() - start, secondary, path)
+    return Solution(rules, objective, bound, tie, values, dice, exact, time.perf_counter() - start, sigma, path)
 
 
 def solve(rules: Rules, objective: str | Objective = "win", *, tie_break: str | TieBreak = "canonical",
-          exact: bool = False, path: str = "auto") -> Solution:
-    """Optimal play: solve the Bellman equation above for every board; see the module docstring.
+          exact: bool = False, path: str = "auto", progress=None) -> Solution:
+    """Optimal play: solve the Bellman equation above for every board; see the module docstring (``progress``:
+    an optional function told the share of the sweep done, from 0 to 1).
 
     >>> from stb_core import Rules
     >>> round(float(solve(Rules(one_die="high-shut")).value()), 6)
     0.097614
     """
-    return run_sweep(rules, objective, OPTIMAL, tie_break, exact, path)
+    return run_sweep(rules, objective, OPTIMAL, tie_break, exact, path, progress)
 
 
 # -- convenience -------------------------------------------------------------------------------------------

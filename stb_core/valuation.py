@@ -1,6 +1,6 @@
 """The exact value of any policy, and where its games go: final boards, final sums, boards reached.
 
-:func:`evaluate` values a policy with the same Bellman sweep as :func:`stb_core.solve.solve` (whose module
+:func:`evaluate` values a policy with the same Bellman sweep as :func:`stb_core.sweep.solve` (whose module
 docstring gives the equation), its move ``sigma(S, r)`` in place of the optimal one.
 
 The distribution of the final board follows the game forward. With ``P(S)`` the probability that the game
@@ -11,7 +11,7 @@ passes through board ``S`` (``P(start) = 1``), ``c(S)`` the policy's dice and it
 
 Boards are visited from the most open tiles down, so every board's ``P`` is complete before it is spread.
 A mixture (``random``) spreads ``P(S) p(r)`` over its moves by their chances. Every step reads the
-solution's own moves (:meth:`stb_core.solve.Solution.transitions`): nothing here chooses a move.
+solution's own moves (:meth:`stb_core.sweep.Solution.transitions`): nothing here chooses a move.
 """
 
 from __future__ import annotations
@@ -20,15 +20,17 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import board_levels, board_space, check_board, legal_matrix, move_catalogue
+from .boards import check_board, legal_matrix
+from .game import game_of
 from .objectives import Objective
 from .policies import Policy, PolicyFunction, TieBreak, get_tie_break, pick_moves
 from .rules import Rules
-from .solve import Solution, level_pairs, run_sweep, solve
+from .sweep import Solution, level_pairs, run_sweep, solve
 
 
 def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Policy | PolicyFunction = "optimal",
-             *, tie_break: str | TieBreak = "canonical", exact: bool = False, path: str = "auto") -> Solution:
+             *, tie_break: str | TieBreak = "canonical", exact: bool = False, path: str = "auto",
+             progress=None) -> Solution:
     """The exact value of every board when ``policy`` plays (a name of ``POLICIES``, a :class:`Policy` or a
     function ``(open_tiles, roll, legal_moves) -> move``), judged by ``objective``.
 
@@ -36,14 +38,14 @@ def evaluate(rules: Rules, objective: str | Objective = "win", policy: str | Pol
     >>> round(float(evaluate(Rules(), "win", "highest-tile").value()), 6)
     0.069992
     """
-    return run_sweep(rules, objective, policy, tie_break, exact, path)
+    return run_sweep(rules, objective, policy, tie_break, exact, path, progress)
 
 
 def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Push probability from ``board`` down the levels: (reach probability, end probability) per board."""
     rules, exact = solution.rules, solution.exact
     start = rules.full_board if board is None else check_board(board, rules)
-    space = board_space(rules)
+    space = game_of(rules)
     dtype = object if exact else float
     reach = np.zeros(rules.states, dtype=dtype)
     ends = np.zeros(rules.states, dtype=dtype)
@@ -82,9 +84,9 @@ def final_board_columns(rules: Rules, values: np.ndarray, dice: np.ndarray, *, s
     """For many games solved at once (``bellman_sweep`` with one utility per column: ``values`` and ``dice``
     have a column per game), the probability that optimal play from the full board ends on each board, per
     column. Each column's moves are its own optimal ones (``sense``: +1 to maximise), ties by ``tie_break``,
-    chosen exactly as :meth:`stb_core.solve.Solution.sigma` chooses them."""
+    chosen exactly as :meth:`stb_core.sweep.Solution.sigma` chooses them."""
     tie = get_tie_break(tie_break)
-    space, levels = board_space(rules), board_levels(rules)
+    space, levels = game_of(rules), game_of(rules).levels
     columns = values.shape[1]
     dtype = object if exact else float
     zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
@@ -143,7 +145,7 @@ def final_sum_distribution(
     playing for ``objective`` from ``board`` (default: full). Pass a ``solution`` to reuse one."""
     solution = solution or evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
     ends = final_board_probabilities(solution, board)
-    sums = board_space(solution.rules).sums
+    sums = game_of(solution.rules).sums
     out: dict[int, object] = {}
     for s, p in zip(sums.tolist(), ends.tolist(), strict=True):
         if p:
@@ -158,10 +160,10 @@ def reachable_boards(rules: Rules, *, include_won: bool = True) -> np.ndarray:
     one die counts only from the boards where the rules let the player roll one die.
     ``include_won=False`` keeps only the boards where the game is still being played.
     """
-    space = board_space(rules)
+    space = game_of(rules)
     reached = np.zeros(rules.states, dtype=bool)
     reached[rules.full_board] = True
-    catalogue = move_catalogue(rules)
+    catalogue = game_of(rules).moves
 
     def moves_of(dice: int) -> np.ndarray:
         chunks = [catalogue.moves(r) for r in rules.dice_weights(dice)] + [np.zeros(0, dtype=np.int64)]
