@@ -160,6 +160,7 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
 
 
 PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
+KEEP_PAIRS = 1 << 22         # (board, move) pairs of a game kept for its next sweep (64 MB)
 
 
 class Levels:
@@ -181,6 +182,8 @@ class Levels:
         sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
         # boards of (tiles - j) bits, to be spread around each j-tile move
         self._compact = {j: boards_by_count(game.tiles - j) for j in sizes}
+        self._kept: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._kept_pairs = 0
 
     def boards(self, k: int) -> np.ndarray:
         """Every board with ``k`` open tiles, increasing."""
@@ -196,7 +199,20 @@ class Levels:
 
         Small levels test every move on every board in one array operation (cheap when the candidates are
         few: this is what makes small boards fast); large levels spread each move's compact boards
-        (``successors``), which touches only the legal pairs."""
+        (``successors``), which touches only the legal pairs. Up to ``KEEP_PAIRS`` pairs of a game are kept
+        (read-only) for its next sweep."""
+        key = (roll, k)
+        if key not in self._kept:
+            found = self._pairs(roll, k)
+            if self._kept_pairs + found[0].size > KEEP_PAIRS:
+                return found
+            for array in found:
+                array.flags.writeable = False
+            self._kept[key] = found
+            self._kept_pairs += found[0].size
+        return self._kept[key]
+
+    def _pairs(self, roll: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         moves = self.catalogue.moves(roll)
         if moves.size:
             moves = moves[self.catalogue.sizes[roll] <= k]

@@ -33,6 +33,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -250,16 +251,21 @@ class Solution:
         chosen[pairs.index[picked]] = pairs.move[picked]
         return chosen
 
-    @property
+    @cached_property
     def sigma(self) -> np.ndarray:
         """The move table ``sigma[S, r]``: the move (bit-mask) played from board ``S`` on roll total ``r``,
-        -1 where no move is legal or the game is already won. Deterministic policies only: the table the sweep
-        recorded."""
+        -1 where no move is legal or the game is already won. Deterministic policies only: the table the
+        compiled sweep recorded as it found the values; after a numpy sweep (which records it only when asked:
+        it would slow every solve about threefold) the same sweep run once more, recording."""
         self._deterministic()
-        if self.moves is None:
+        if self.moves is not None:
+            return self.moves
+        if self.rules.tiles > MOVE_TABLE_MAX_TILES:
             raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a move table (boards x roll "
                              f"totals in memory), got {self.rules.tiles}")
-        return self.moves
+        _, _, table = bellman_sweep(self.game, self.objective, self.policy, self.tie_break, self.exact, record=True)
+        table.flags.writeable = False
+        return table
 
     def _deterministic(self) -> None:
         if self.policy.mixture:
@@ -406,7 +412,7 @@ def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exac
     check_affordable(rules, path, exact)
     game = game_of(rules)
     start = time.perf_counter()
-    record = rules.tiles <= MOVE_TABLE_MAX_TILES
+    record = rules.tiles <= MOVE_TABLE_MAX_TILES  # the compiled sweep records the move table at little cost
     if path == "compiled":
         from . import compiled
 
@@ -416,7 +422,9 @@ def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exac
             sigma = _choices(game, bound, tie)
             values, dice = compiled.sweep_table(game, objective, bound, sigma, progress)
     else:
-        values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record, progress=progress)
+        # a heuristic's choices are made in the sweep anyway: kept at no cost; the optimum's only when asked
+        values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record and not bound.uses_values,
+                                            progress=progress)
     for array in (values, dice) + ((sigma,) if sigma is not None else ()):
         array.flags.writeable = False
     return Solution(rules, objective, bound, tie, values, dice, exact, time.perf_counter() - start, sigma, path)
