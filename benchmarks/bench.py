@@ -31,9 +31,11 @@ from reference import reference_values  # noqa: E402
 
 from stb_core import OBJECTIVES, POLICIES, Rules, evaluate, solve  # noqa: E402
 from stb_core.cards import all_cards, search_cards  # noqa: E402
+from stb_core.game import game_of  # noqa: E402
+from stb_core.monte_carlo import simulate  # noqa: E402
 from stb_core.players import PubGame, play  # noqa: E402
 from stb_core.report.paths import SOLVE_TIMES  # noqa: E402  (written by full runs; shown in notebook 06)
-from stb_core.monte_carlo import simulate  # noqa: E402
+from stb_core.sweep import forget_solutions  # noqa: E402
 
 BASELINE = "e76ce86"  # the engine before the policies redesign (issue 10): solve(rules, objective, policy)
 
@@ -43,13 +45,24 @@ PROCESS_CASES = [("N=12 optimal win probability", 12, "win", 9),
 CASE_SCRIPT = """
 import json, resource, statistics, sys, time
 from stb_core import Rules, solve
+try:  # each repeat solves a game never seen before: nothing kept from the last one (kept solutions, pairs)
+    from stb_core.game import game_of
+    from stb_core.sweep import forget_solutions
+    def fresh():
+        forget_solutions()
+        game_of.cache_clear()
+except ImportError:  # the baseline keeps nothing
+    def fresh():
+        pass
 tiles, objective, repeats = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
-options = {"path": sys.argv[4]} if len(sys.argv) > 4 else {}  # the baseline has no path argument
+options = {"path": sys.argv[4]} if len(sys.argv) > 4 and sys.argv[4] != "-" else {}  # the baseline has no path
+dice, sides = (int(sys.argv[5]), int(sys.argv[6])) if len(sys.argv) > 6 else (2, 6)
 if options:
     solve(Rules(tiles=2), objective, **options)  # imports (numba for the compiled path) before the clock starts
-rules = Rules(tiles=tiles)
+rules = Rules(tiles=tiles, dice=dice, sides=sides)
 times = []
 for _ in range(repeats):
+    fresh()
     start = time.perf_counter()
     solution = solve(rules, objective, **options)
     times.append(time.perf_counter() - start)
@@ -62,9 +75,12 @@ COMPILED_SCRIPT = "from stb_core import Rules, solve; solve(Rules(tiles=20), 're
 
 
 def median_seconds(work, repeats: int) -> float:
-    """Median wall time of ``repeats`` calls of ``work()``."""
+    """Median wall time of ``repeats`` calls of ``work()``, each on a game never solved before in this process
+    (the engine keeps solutions of named games and each game's pairs: timing a second call would time a look-up)."""
     times = []
     for _ in range(repeats):
+        forget_solutions()
+        game_of.cache_clear()
         start = time.perf_counter()
         work()
         times.append(time.perf_counter() - start)
@@ -72,19 +88,20 @@ def median_seconds(work, repeats: int) -> float:
 
 
 def in_process(tree: Path, tiles: int, objective: str, repeats: int, path: str | None = None,
-               extra_env: dict | None = None) -> dict:
+               extra_env: dict | None = None, dice: int = 2, sides: int = 6) -> dict:
     """One fresh interpreter importing ``stb_core`` from ``tree``: median solve time and peak memory."""
-    arguments = [str(tiles), objective, str(repeats)] + ([path] if path else [])
+    arguments = [str(tiles), objective, str(repeats)] + ([path or "-"] if path or (dice, sides) != (2, 6) else [])
+    arguments += [str(dice), str(sides)] if (dice, sides) != (2, 6) else []
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", **(extra_env or {})}
     out = subprocess.run([sys.executable, "-c", CASE_SCRIPT, *arguments], capture_output=True, text=True,
                          check=True, cwd=tree, env=env)
     return json.loads(out.stdout)
 
 
-def plain_loop(tiles: int, repeats: int) -> dict:
+def plain_loop(tiles: int, repeats: int, dice: int = 2, sides: int = 6) -> dict:
     """The yardstick of issue 13: the plainest serial numba loop (``benchmarks/plain_loop.py``), fresh process."""
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "plain_loop.py"), str(tiles), str(repeats)],
-                         capture_output=True, text=True, check=True, cwd=ROOT)
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "plain_loop.py"), str(tiles), str(repeats),
+                          str(dice), str(sides)], capture_output=True, text=True, check=True, cwd=ROOT)
     return json.loads(out.stdout)
 
 
@@ -166,33 +183,41 @@ def compare_with_baseline(rev: str, rounds: int) -> list[str]:
     return lines
 
 
-def compare_paths(sizes: tuple[int, ...], rounds: int) -> tuple[list[str], list[dict]]:
-    """The numpy and the compiled sweep, and the plain serial loop, on the same large boards, each in fresh
-    processes: medians, their ratios and the peak memory of the whole process (as table rows, and as records
-    for :data:`SOLVE_TIMES`)."""
+def compare_paths(cases: list[tuple[int, int, int, bool]], rounds: int) -> tuple[list[str], list[dict]]:
+    """The compiled sweep against the plain serial loop, and against the numpy sweep where it is timed
+    (``cases``: tiles, dice, sides, whether to time numpy), on the same large boards, each in fresh processes:
+    medians, their ratios and the peak memory of the whole process (as table rows, and as records for
+    :data:`SOLVE_TIMES`: two six-sided dice only)."""
     lines, records = [], []
-    for tiles in sizes:
+    for tiles, dice, sides, with_numpy in cases:
         repeats = 3 if tiles <= 20 else 1
-        numpy_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "numpy") for _ in range(rounds)]
-        compiled_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "compiled") for _ in range(rounds)]
-        plain_runs = [plain_loop(tiles, repeats) for _ in range(rounds)]
-        t_numpy, t_compiled, t_plain = (statistics.median(r["seconds"] for r in runs)
-                                        for runs in (numpy_runs, compiled_runs, plain_runs))
-        peaks = [max(r["peak_gb"] for r in runs) for runs in (numpy_runs, compiled_runs, plain_runs)]
-        same = abs(numpy_runs[0]["value"] - compiled_runs[0]["value"]) <= 1e-9 * abs(numpy_runs[0]["value"])
-        lines.append(row(f"N={tiles} expected sum left, numpy sweep", t_numpy, rounds, None,
-                         f"peak memory {peaks[0]:.2f} GB"))
-        lines.append(row(f"N={tiles} expected sum left, compiled sweep", t_compiled, rounds, None,
-                         f"numpy/compiled {t_numpy / t_compiled:.1f}x; compiled/plain loop "
-                         f"{t_compiled / t_plain:.2f} (target <= 1.5); peak memory {peaks[1]:.2f} GB"
-                         + (" (target < 0.6 GB)" if tiles == 24 else "") + f"; same value as numpy: {same}"))
-        lines.append(row(f"N={tiles} plain serial numba loop (yardstick)", t_plain, rounds, None,
-                         f"peak memory {peaks[2]:.2f} GB"))
-        print("\n".join(lines[-3:]), flush=True)
-        for path, seconds, peak in zip(("numpy", "compiled", "plain loop"), (t_numpy, t_compiled, t_plain), peaks,
-                                       strict=True):
-            records.append({"tiles": tiles, "sweep": path, "median_seconds": round(seconds, 3),
-                            "peak_memory_gb": round(peak, 2), "processes": rounds})
+        game = f"N={tiles}" + ("" if (dice, sides) == (2, 6) else f", {dice}d{sides}")
+        options = {"dice": dice, "sides": sides}
+        numpy_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "numpy", **options)
+                      for _ in range(rounds)] if with_numpy else []
+        compiled_runs = [in_process(ROOT, tiles, "remaining-sum", repeats, "compiled", **options)
+                         for _ in range(rounds)]
+        plain_runs = [plain_loop(tiles, repeats, dice, sides) for _ in range(rounds)]
+        t_compiled, t_plain = (statistics.median(r["seconds"] for r in runs) for runs in (compiled_runs, plain_runs))
+        p_compiled, p_plain = (max(r["peak_gb"] for r in runs) for runs in (compiled_runs, plain_runs))
+        same = abs(plain_runs[0]["value"] - compiled_runs[0]["value"]) <= 1e-9 * abs(plain_runs[0]["value"])
+        if with_numpy:
+            t_numpy = statistics.median(r["seconds"] for r in numpy_runs)
+            p_numpy = max(r["peak_gb"] for r in numpy_runs)
+            lines.append(row(f"{game} expected sum left, numpy sweep", t_numpy, rounds, None,
+                             f"peak memory {p_numpy:.2f} GB"))
+        lines.append(row(f"{game} expected sum left, compiled sweep", t_compiled, rounds, None,
+                         (f"numpy/compiled {t_numpy / t_compiled:.1f}x; " if with_numpy else "")
+                         + f"compiled/plain loop {t_compiled / t_plain:.2f} (target <= 1.5); peak memory "
+                         f"{p_compiled:.2f} GB (target < 1 GB); same value as the plain loop: {same}"))
+        lines.append(row(f"{game} plain serial numba loop (yardstick)", t_plain, rounds, None,
+                         f"peak memory {p_plain:.2f} GB"))
+        print("\n".join(lines[-3 if with_numpy else -2:]), flush=True)
+        if (dice, sides) == (2, 6):
+            for path, seconds, peak in (("numpy", t_numpy, p_numpy), ("compiled", t_compiled, p_compiled),
+                                        ("plain loop", t_plain, p_plain)):
+                records.append({"tiles": tiles, "sweep": path, "median_seconds": round(seconds, 3),
+                                "peak_memory_gb": round(peak, 2), "processes": rounds})
     with tempfile.TemporaryDirectory(prefix="stb-numba-cache-") as cache:
         cold = process_seconds(ROOT, COMPILED_SCRIPT, {"NUMBA_CACHE_DIR": cache})
         warm = statistics.median(process_seconds(ROOT, COMPILED_SCRIPT, {"NUMBA_CACHE_DIR": cache})
@@ -260,7 +285,10 @@ def main() -> None:
     print(lines[-1], flush=True)
 
     lines += compare_with_baseline(args.baseline, rounds)
-    path_lines, records = compare_paths((20,) if args.quick else (20, 24), min(rounds, 3))
+    cases = [(20, 2, 6, True), (20, 4, 6, True)] if args.quick else [
+        (20, 2, 6, True), (24, 2, 6, True), (20, 4, 6, True), (22, 4, 6, False), (24, 4, 6, False),
+        (20, 2, 20, False)]
+    path_lines, records = compare_paths(cases, min(rounds, 3))
     lines += path_lines
     if not args.quick:
         save_solve_times(records)

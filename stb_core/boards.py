@@ -108,6 +108,7 @@ def subsets_with_total(total: int, values: tuple[int, ...], most: int) -> list[t
     """Sets of distinct tiles (positions ``1..len(values)``, tile ``t`` worth ``values[t - 1]``) whose values add
     up to ``total``, with at most ``most`` tiles, in canonical order (sorted tuples, lexicographically)."""
     found: list[tuple[int, ...]] = []
+    ascending = list(values) == sorted(values)
 
     def extend(start: int, remaining: int, chosen: tuple[int, ...]) -> None:
         if remaining == 0:
@@ -118,6 +119,8 @@ def subsets_with_total(total: int, values: tuple[int, ...], most: int) -> list[t
         for t in range(start, len(values) + 1):
             if values[t - 1] <= remaining:
                 extend(t + 1, remaining - values[t - 1], chosen + (t,))
+            elif ascending:
+                break
 
     extend(1, total, ())
     return sorted(found)

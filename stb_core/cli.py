@@ -15,11 +15,12 @@ import time
 from fractions import Fraction
 
 from .boards import board_label, board_sum, board_tiles, parse_tiles
+from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, solve_cost
 from .counts import counts_by_moves
-from .game import check_roll
+from .game import check_roll, game_of
 from .monte_carlo import MAX_GAMES, simulate
 from .objectives import OBJECTIVES
-from .players import PLAYERS_RANGE, SCORINGS, PubGame, fair_shut_pays, play
+from .players import FAIR_TRIALS, PLAYERS_RANGE, SCORINGS, PubGame, fair_shut_pays, play, play_estimate
 from .policies import POLICIES, TIE_BREAKS
 from .rules import (
     DICE_RANGE,
@@ -184,9 +185,34 @@ def _header(args, rules: Rules, board: int) -> dict:
             "tie_break": args.tie_break, "open": list(board_tiles(board))}
 
 
+LONG_RUN = 10.0  # seconds: a run estimated to take longer says so first, and shows its progress
+
+
+def _announce(what: str, estimate: Estimate):
+    """Refuse a run beyond the machine's budgets (one line with the estimate); say what a long one will take and
+    return a progress printer for it (None for a short one)."""
+    if not estimate.affordable:
+        raise UserError(f"{what} is out of reach: it would take {estimate.describe()} (the budget: "
+                        f"{TIME_BUDGET / 60:.0f} minutes and {MEMORY_BUDGET / 2**30:.0f} GB); try fewer tiles or dice")
+    if estimate.seconds <= LONG_RUN:
+        return None
+    print(f"{PROG}: {what}: estimated {estimate.describe()}", file=sys.stderr, flush=True)
+    start, shown = time.perf_counter(), [-1]
+
+    def progress(done) -> None:
+        if isinstance(done, str):
+            print(f"  {done} ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+        elif int(done * 10) > shown[0]:
+            shown[0] = int(done * 10)
+            print(f"  {done:.0%} done ({time.perf_counter() - start:.0f} s)", file=sys.stderr, flush=True)
+    return progress
+
+
 def _solution(args, rules: Rules, exact: bool | None = None) -> Solution:
     exact = args.exact if exact is None else exact
-    return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact)
+    estimate = solve_cost(rules).estimate("auto", exact)
+    progress = _announce(f"solving {rules.describe()}", estimate)
+    return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact, progress=progress)
 
 
 # -- subcommands -----------------------------------------------------------------------------------------------
@@ -207,10 +233,13 @@ def cmd_solve(args, rules: Rules) -> None:
 
 def cmd_advise(args, rules: Rules) -> None:
     board = _board(args, rules)
+    if game_of(rules).is_won(board):
+        raise UserError(f"open {board_label(board)} is already won under these rules: there is nothing to advise")
+    if args.roll is not None:
+        check_roll(args.roll, rules, board)  # before any work
     solution = _solution(args, rules)
     if args.roll is None:
         return _advise_dice(args, rules, board, solution)
-    check_roll(args.roll, rules, board)
     moves = solution.move_values(board, args.roll)
     payload = [{"move": list(move), "value": float(value)} for move, value in moves]
     if not moves:
@@ -290,7 +319,9 @@ def cmd_players(args, rules: Rules) -> None:
             raise UserError(f"--exact needs shut_pays as a whole number; got {shut_pays:g}")
         shut_pays = int(shut_pays)
     game = PubGame(rules, args.players, args.scoring, shut_pays)
-    result = play(game, exact=args.exact)
+    estimate = play_estimate(game, args.exact) * (1 + (FAIR_TRIALS if args.fair else 0))
+    progress = _announce(f"the pub game for {args.players} players, {rules.describe()}", estimate)
+    result = play(game, exact=args.exact, progress=progress)
     seats = [{"seat": int(r.seat), "expected_payoff": float(r.expected_payoff), "p_win": float(r.p_win),
               "p_shut": float(r.p_shut)} for r in result.seats.itertuples()]
     payload = {"seats": seats, "p_tie": float(result.p_tie), "players": args.players, "scoring": args.scoring,
@@ -300,7 +331,7 @@ def cmd_players(args, rules: Rules) -> None:
     lines += [f"  {s['seat']:>4}  {s['expected_payoff']:>+17.6f}  {s['p_win']:.6f}  {s['p_shut']:.6f}" for s in seats]
     lines.append(f"  the pot is split with probability {float(result.p_tie):.6f}")
     if args.fair:
-        fair = fair_shut_pays(game)
+        fair = fair_shut_pays(game, progress=progress)
         payload["fair_shut_pays"] = fair.shut_pays
         if fair.shut_pays is None:
             lines.append("  no bonus up to 1024 makes seat 1 even")

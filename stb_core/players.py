@@ -303,6 +303,22 @@ def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact:
     return PubResult(game, exact, scores, seat_tables, pd.DataFrame(rows), p_tie, later, x)
 
 
+def play_estimate(game: PubGame, exact: bool = False):
+    """What :func:`play` will take, before it starts (:class:`stb_core.cost.Estimate`): one sweep per seat over
+    every state ``(b, c)`` the seat may face, one column each -- at most every distinct score times every count of
+    players sharing it."""
+    from .cost import EXACT_SECONDS_PER_PAIR, Estimate, solve_cost
+
+    cost = solve_cost(game.rules)
+    scores = game.rules.total + 1 if game.scoring == "sum" else min(cost.boards, 10 ** min(game.rules.tiles, 9))
+    columns = 1 + scores * game.players * (game.players - 1) // 2
+    per_pair = EXACT_SECONDS_PER_PAIR if exact else 1.5e-8
+    return Estimate(cost.pairs * columns * per_pair + columns * 2e-4, cost.boards * min(columns, CHUNK) * 8 * 6)
+
+
+FAIR_TRIALS = 8  # games a fair-bonus search usually solves (more when a seat's change of play makes a jump)
+
+
 # -- the fair bonus ------------------------------------------------------------------------------------------
 def first_seat_payoff(game: PubGame, shut_pays: float) -> float:
     """Seat 1's expected winnings when the bonus is ``shut_pays`` (strategies re-optimised for it)."""
@@ -321,48 +337,57 @@ class FairBonus:
     evaluations: int
 
 
-def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.0, most: int = 60) -> FairBonus:
-    """The ``shut_pays`` at which seat 1's expected winnings are zero, strategies re-optimised at each trial:
-    bracket the sign change (doubling from 1, or halving below it), then regula falsi (Illinois) on the
-    piecewise-linear payoff, with bisection steps when it stalls. The result may be below 1 (seat 1 is favoured
-    even when a shut box pays only the pot); ``shut_pays`` is None when no bonus up to ``upper`` is fair."""
+def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.0, most: int = 40,
+                   progress=None) -> FairBonus:
+    r"""The ``shut_pays`` at which seat 1's expected winnings are zero, strategies re-optimised at each trial.
+
+    While every seat keeps its strategy, seat 1's winnings are linear in the bonus ``x``:
+    ``W(x) = A + x ((n - 1) P_1 - \sum_{k >= 2} P_k)``, with ``P_k`` the chance that seat ``k`` shuts the box (the
+    round ends at the first shut box, so these are disjoint). So each trial solves the game once at ``x``, reads
+    ``W`` and that slope from the same solution, and goes to the root of its line -- Newton's method on a
+    piecewise-linear function, exact within one piece, so a few trials suffice. Once the sign change is
+    bracketed, a step leaving the bracket is a bisection step instead (a seat changing its play makes ``W``
+    jump, maybe across zero: then ``exact_zero`` is False). The result may be below 1 (seat 1 is favoured even
+    when a shut box pays only the pot); ``shut_pays`` is None when no bonus from 0 up to ``upper`` is fair.
+    ``progress`` (optional) hears about each trial."""
     calls = 0
 
-    def f(x: float) -> float:
+    def trial(x: float) -> tuple[float, float]:
         nonlocal calls
         calls += 1
-        return first_seat_payoff(game, x)
+        seats = play(game, shut_pays=x).seats
+        shut = seats["p_shut"].astype(float).to_numpy()
+        payoff = float(seats.loc[0, "expected_payoff"])
+        if progress:
+            progress(f"fair bonus, {game.players} players, {game.scoring} scoring: trial {calls}, a bonus of "
+                     f"{x:.6g} gives seat 1 {payoff:+.3g}")
+        return payoff, (game.players - 1) * shut[0] - shut[1:].sum()
 
-    low, high = 1.0, 1.0
-    f_low = f_high = f(1.0)
-    if f_high == 0:
-        return FairBonus(1.0, 0.0, True, calls)
-    if f_high > 0:  # seat 1 already gains at 1: the fair bonus is below 1
-        low, f_low = 0.0, f(0.0)
-    else:
-        while f_high < 0:
-            if high >= upper:
-                return FairBonus(None, None, False, calls)
-            low, f_low = high, f_high
-            high *= 2
-            f_high = f(high)
-    if f_low * f_high > 0:
-        return FairBonus(None, None, False, calls)
-    side = 0
-    x, fx = high, f_high
-    while calls < most and high - low > tolerance * max(1.0, high):
-        x = high - f_high * (high - low) / (f_high - f_low)
-        if not low < x < high or side in (2, -2):
-            x, side = (low + high) / 2, 0  # a bisection step when regula falsi stalls
-        fx = f(x)
-        if abs(fx) <= tolerance:
-            return FairBonus(x, fx, True, calls)
-        if fx * f_high > 0:
-            high, f_high = x, fx
-            f_low = f_low / 2 if side < 0 else f_low
-            side = side - 1 if side < 0 else -1
+    x = 1.0
+    payoff, slope = trial(x)
+    below = above = None  # the largest bonus known to leave seat 1 losing, the smallest known to leave it winning
+    while True:
+        if abs(payoff) <= tolerance:
+            return FairBonus(x, payoff, True, calls)
+        if payoff < 0:
+            below = x if below is None or x > below else below
         else:
-            low, f_low = x, fx
-            f_high = f_high / 2 if side > 0 else f_high
-            side = side + 1 if side > 0 else 1
-    return FairBonus(x, fx, abs(fx) <= tolerance, calls)
+            above = x if above is None or x < above else above
+        bracketed = below is not None and above is not None
+        if bracketed and abs(above - below) <= tolerance * max(1.0, x):
+            return FairBonus(x, payoff, False, calls)  # a jump across zero: no bonus makes seat 1 exactly even
+        if calls >= most:
+            return FairBonus(x, payoff, False, calls) if bracketed else FairBonus(None, None, False, calls)
+        step = x - payoff / slope if slope != 0 else None
+        if bracketed:
+            inside = step is not None and min(below, above) < step < max(below, above)
+            x = step if inside else (below + above) / 2
+        elif step is not None and 0 <= step <= upper and step != x:
+            x = step
+        elif payoff < 0 and below < upper:  # no root in sight yet: widen the search
+            x = min(2 * below if below > 0 else 1.0, upper)
+        elif payoff > 0 and above > 0:
+            x = above / 2 if above > tolerance else 0.0
+        else:
+            return FairBonus(None, None, False, calls)
+        payoff, slope = trial(x)

@@ -16,8 +16,9 @@ objective's max or min:
 For the optimal policy ``sigma(S, r) = argopt_{m in M(S, r)} V(S \ m)``, the tie-break deciding among
 equal values; any other policy (:mod:`stb_core.policies`) puts its own choice there, and a mixture (``random``)
 the average of ``V(S \ m)`` over its moves. :func:`solve` optimises; :func:`stb_core.valuation.evaluate` values
-any policy with the same sweep. The sweep that finds the values records the move table ``sigma`` and the dice
-rolled from each board as it goes (deterministic policies, up to ``MOVE_TABLE_MAX_TILES`` tiles).
+any policy with the same sweep. The sweep records the dice rolled from each board as it goes and, when asked,
+the move table ``sigma`` (deterministic policies, up to ``MOVE_TABLE_MAX_TILES`` tiles): a heuristic's as it
+plays, the optimum's the first time a solution is asked for it.
 
 Every move shuts at least one tile, so ``S \ m`` has fewer open tiles than ``S``: the sweep solves the boards
 level by level (0, 1, 2, ... open tiles), each level as whole numpy arrays over every (board, move) pair of
@@ -254,16 +255,23 @@ class Solution:
     @cached_property
     def sigma(self) -> np.ndarray:
         """The move table ``sigma[S, r]``: the move (bit-mask) played from board ``S`` on roll total ``r``,
-        -1 where no move is legal or the game is already won. Deterministic policies only: the table the
-        compiled sweep recorded as it found the values; after a numpy sweep (which records it only when asked:
-        it would slow every solve about threefold) the same sweep run once more, recording."""
+        -1 where no move is legal or the game is already won. Deterministic policies only. A heuristic's table is
+        the one its sweep played; the optimum's is recorded by the same sweep run once more, recording (on the
+        first call only: recording in every solve would make the numpy sweep about three times slower and the
+        compiled one half again as slow, for a table most solves never read)."""
         self._deterministic()
         if self.moves is not None:
             return self.moves
         if self.rules.tiles > MOVE_TABLE_MAX_TILES:
             raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a move table (boards x roll "
                              f"totals in memory), got {self.rules.tiles}")
-        _, _, table = bellman_sweep(self.game, self.objective, self.policy, self.tie_break, self.exact, record=True)
+        if self.path == "compiled":
+            from . import compiled
+
+            _, _, table = compiled.sweep_values(self.game, self.objective, self.policy, self.tie_break, True)
+        else:
+            _, _, table = bellman_sweep(self.game, self.objective, self.policy, self.tie_break, self.exact,
+                                        record=True)
         table.flags.writeable = False
         return table
 
@@ -412,19 +420,18 @@ def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exac
     check_affordable(rules, path, exact)
     game = game_of(rules)
     start = time.perf_counter()
-    record = rules.tiles <= MOVE_TABLE_MAX_TILES  # the compiled sweep records the move table at little cost
     if path == "compiled":
         from . import compiled
 
         if bound.uses_values:
-            values, dice, sigma = compiled.sweep_values(game, objective, bound, tie, record, progress)
+            values, dice, sigma = compiled.sweep_values(game, objective, bound, tie, False, progress)
         else:
             sigma = _choices(game, bound, tie)
             values, dice = compiled.sweep_table(game, objective, bound, sigma, progress)
     else:
-        # a heuristic's choices are made in the sweep anyway: kept at no cost; the optimum's only when asked
-        values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record and not bound.uses_values,
-                                            progress=progress)
+        # a heuristic's choices are made in the sweep anyway: kept at no cost; the optimum's when first asked
+        record = rules.tiles <= MOVE_TABLE_MAX_TILES and not bound.uses_values
+        values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record, progress=progress)
     for array in (values, dice) + ((sigma,) if sigma is not None else ()):
         array.flags.writeable = False
     return Solution(rules, objective, bound, tie, values, dice, exact, time.perf_counter() - start, sigma, path)

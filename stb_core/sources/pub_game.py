@@ -28,7 +28,7 @@ import pandas as pd
 
 from ..analysis import choice_disagreements
 from ..objectives import custom_objective
-from ..players import SCORINGS, PubGame, PubResult, fair_shut_pays, play
+from ..players import FAIR_TRIALS, SCORINGS, PubGame, PubResult, fair_shut_pays, play, play_estimate
 from ..rules import InputError, Rules
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
@@ -115,7 +115,7 @@ def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, toler
     rows = []
     for scoring in scorings:
         for n in players:
-            fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance)
+            fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance, progress=progress)
             rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
                          "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
             if progress:
@@ -414,16 +414,12 @@ def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: fl
              rounds: int = 100_000, seed: int = 1):
     """What the chapter will take: each game for stakes is one sweep per seat over every state of the seat (one
     column each); the tables by number of players and the fair-bonus search solve many such games."""
-    from ..cost import Estimate, solve_cost
-
-    cost = solve_cost(rules)
-    scores = {"sum": rules.total + 1, "digits": min(cost.boards, 10 ** min(rules.tiles, 9))}
+    from ..cost import Estimate
 
     def game(n: int, how: str) -> Estimate:
-        columns = 1 + scores[how] * n * (n - 1) // 2
-        return Estimate(cost.pairs * columns * 1.5e-8 + columns * 2e-4, cost.boards * min(columns, 1024) * 8 * 6)
+        return play_estimate(PubGame(rules, n, how, 1))
 
     total = game(players, scoring) * 2
     for n in range(2, max_players + 1):
-        total = total + game(n, scoring) + game(n, "sum") * 15 + game(n, "digits") * 15
+        total = total + game(n, scoring) + game(n, "sum") * FAIR_TRIALS + game(n, "digits") * FAIR_TRIALS
     return total + Estimate(rounds * players * (rules.tiles + 2) * 3e-6)
