@@ -22,7 +22,7 @@ import pandas as pd
 
 from .boards import board_label
 from .game import game_of
-from .policies import VALUE_RTOL, Pairs
+from .policies import VALUE_RTOL, Pairs, same_value
 from .rules import InputError, Rules
 from .sweep import Solution, solve
 from .valuation import evaluate, reach_probabilities
@@ -122,7 +122,7 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
         after_a, after_b = va[boards & ~ma], va[boards & ~mb]
         loss_a = a.objective.sense * (after_a - after_b)
-        keep = loss_a > VALUE_RTOL * np.maximum(np.abs(after_a), np.abs(after_b))
+        keep = (loss_a > 0) & ~same_value(after_a, after_b)
         frames.append(pd.DataFrame({
             "board_mask": boards[keep], "roll": roll,
             "move_a": [board_label(m) for m in ma[keep].tolist()],
@@ -148,9 +148,6 @@ def tied_pairs(solution: Solution) -> int:
             continue
         best = values[playing & ~np.maximum(move, 0)][pairs.index]
         after = values[pairs.child]
-        if solution.exact:
-            equal = after == best
-        else:
-            equal = np.abs(after - best) <= VALUE_RTOL * np.abs(best)
+        equal = same_value(after, best)
         count += int((np.bincount(pairs.index[equal], minlength=playing.size) >= 2).sum())
     return count

@@ -14,7 +14,7 @@ from .boards import board_label, board_tiles, legal_matrix, tile_counts
 from .counts import winning_sequence_counts
 from .game import game_of
 from .objectives import get_objective
-from .policies import VALUE_RTOL
+from .policies import same_value
 from .rules import InputError, Rules
 from .sweep import Solution
 from .valuation import evaluate
@@ -94,7 +94,7 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
             "move_tiles": tile_counts(chosen_moves),
             f"{name}_after": after,
             f"best_{name}_after": best,
-            "optimal": np.abs(after - best) <= VALUE_RTOL * np.abs(best),
+            "optimal": same_value(after, best),
             "chosen": policy_choice[rows] == chosen_moves,
         }))
     columns = ["board_mask", "roll", "move", "move_mask", "move_tiles", f"{name}_after", f"best_{name}_after",

@@ -1,0 +1,107 @@
+"""``Game``: every array the rules imply, against the definitions written out on sets (the tests' reference);
+and properties of the engine's tables checked against brute force rather than restated."""
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import dice_options, dice_totals, moves, reference_values
+from test_properties import small_rules
+
+from stb_core import Rules, board_tiles, solve
+from stb_core.cards import pareto_front, search_cards
+from stb_core.game import Game, game_of
+from stb_core.tables import legal_moves_table
+
+
+@settings(max_examples=120, deadline=None)
+@given(small_rules(max_tiles=8))
+def test_game_arrays_follow_the_definitions(rules):
+    game = Game(rules)
+    assert game.states == 2 ** rules.tiles and game.full_board == game.states - 1
+    for mask in range(game.states):
+        tiles = frozenset(board_tiles(mask))
+        assert game.sums[mask] == sum(tiles) == game.open_sum(mask)
+        assert game.counts[mask] == len(tiles)
+        assert bool(game.won[mask]) == (sum(tiles) <= rules.win_at_most) == game.is_won(mask)
+        options = dice_options(rules, tiles)
+        assert game.dice_choices(mask) == tuple(sorted(options))
+        assert bool(game.one_die[mask]) == (1 in options and rules.dice > 1)
+    for roll in game.roll_totals:
+        expected = moves(rules, frozenset(range(1, rules.tiles + 1)), roll)
+        assert [board_tiles(m) for m in game.moves.moves(roll).tolist()] == expected, roll
+    for dice in game.dice_counts:
+        assert game.chances(dice, exact=True) == dice_totals(dice, rules.sides)
+        assert sum(game.chances(dice).values()) == pytest.approx(1, abs=1e-15)
+
+
+@pytest.mark.parametrize("tiles", [1, 12, 16])
+def test_game_sums_on_larger_boards(tiles):
+    """The one-pass sums against a direct count of bits, on boards too large for the set definitions."""
+    game = game_of(Rules(tiles=tiles))
+    boards = np.arange(game.states)
+    direct = sum(((boards >> b) & 1) * (b + 1) for b in range(tiles))
+    np.testing.assert_array_equal(game.sums, direct)
+    np.testing.assert_array_equal(game.counts, sum((boards >> b) & 1 for b in range(tiles)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_rules(max_tiles=6), st.sampled_from(["win", "remaining-sum", "flipped-count"]))
+def test_the_optimal_flag_is_the_brute_force_best(rules, objective):
+    """A move is flagged optimal exactly when the value it leaves (the reference's, exact) is the best any legal
+    move of that (board, roll) leaves."""
+    table = legal_moves_table(solve(rules, objective, exact=True))
+    value = reference_values(rules, objective, "optimal")
+    sense = -1 if objective == "remaining-sum" else 1
+    for (board, roll), rows in table.groupby(["board_mask", "roll"]):
+        after = {m: value(frozenset(board_tiles(board & ~m))) for m in rows["move_mask"]}
+        best = max(sense * v for v in after.values())
+        flagged = dict(zip(rows["move_mask"], rows["optimal"], strict=True))
+        assert flagged == {m: sense * v == best for m, v in after.items()}, (board, roll)
+
+
+def test_the_pareto_front_is_the_brute_force_dominance_filter():
+    """For each objective: the best card of each length (least loss, ties by name) is on the front exactly when
+    no card with fewer lines loses as little or less -- checked card by card over the whole search."""
+    searched = search_cards(Rules(tiles=7), ("win", "remaining-sum"), max_lines=3)
+    made_up = pd.DataFrame({"objective": "win", "lines": [1, 2, 2, 3, 3], "card": ["a", "c", "b", "e", "d"],
+                            "loss": [5.0, 7.0, 5.0, 3.0, 3.0]})  # 2 lines do no better than 1; 3 lines tie
+    dropped = 0
+    for table in (searched, made_up):
+        expected = []
+        for objective, cards in table.groupby("objective", sort=True):
+            rows = list(cards.itertuples())
+            for lines in sorted({r.lines for r in rows}):
+                best = min((r for r in rows if r.lines == lines), key=lambda r: (r.loss, r.card))
+                if all(r.loss > best.loss for r in rows if r.lines < lines):
+                    expected.append((objective, lines, best.card))
+                else:
+                    dropped += 1
+        front = pareto_front(table)
+        assert list(zip(front["objective"], front["lines"], front["card"], strict=True)) == expected
+    assert expected == [("win", 1, "a"), ("win", 3, "d")] and dropped >= 1
+
+
+def test_same_value_is_the_one_rule():
+    from stb_core.policies import VALUE_RTOL, same_value
+
+    assert same_value(1.0, 1.0 + 0.5 * VALUE_RTOL) and not same_value(1.0, 1.0 + 3 * VALUE_RTOL)
+    assert same_value(-2.0, -2.0 * (1 + 0.5 * VALUE_RTOL)) and same_value(0.0, 0.0)
+    assert not same_value(0.0, 1e-300)  # relative: nothing is within a tolerance of zero but zero
+    assert same_value(np.array([Fraction(1, 3)], dtype=object), np.array([Fraction(1, 3)], dtype=object)).all()
+    assert not same_value(np.array([Fraction(1, 3)], dtype=object),
+                          np.array([Fraction(1, 3) + Fraction(1, 10**12)], dtype=object)).any()
+
+
+def test_brute_force_dice_choices_cover_every_rule():
+    """The reference's dice options and the game's agree on every one-die rule, forced or not (a spot check of
+    the cases hypothesis draws rarely: one die with many tiles open)."""
+    for one_die, forced in itertools.product(("never", "high-shut", "sum-le-6"), (False, True)):
+        rules = Rules(tiles=9, one_die=one_die, one_die_forced=forced)
+        game = game_of(rules)
+        for mask in (0b111111, 0b1000000, 0b111, 0b110000000):
+            assert game.dice_choices(mask) == tuple(sorted(dice_options(rules, frozenset(board_tiles(mask)))))
