@@ -134,6 +134,26 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     return table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
 
 
+def dice_choices_table(solution: Solution) -> pd.DataFrame:
+    """Every board (not won) on which the rules let the player choose one die, with what the solution's
+    policy expects from each choice (``value_one_die``, ``value_all_dice``), which is better for its objective
+    (``best``: ``one die``, ``all dice`` or ``either`` when they are the same value) and ``one_minus_all``;
+    the boards increasing. The one table of the dice choice: each chapter words and sorts it its own way."""
+    game = solution.game
+    rows = []
+    for board in game.choosing_dice.tolist():
+        values = solution.dice_values(board)
+        one, many = float(values[1]), float(values[game.rules.dice])
+        better = solution.objective.sense * (one - many)
+        best = "either" if same_value(one, many) else ("one die" if better > 0 else "all dice")
+        tiles = [t + 1 for t in range(game.tiles) if board >> t & 1]
+        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(game.sums[board]),
+                     "open_tiles": len(tiles), "smallest_tile": min(tiles), "largest_tile": max(tiles),
+                     "value_one_die": one, "value_all_dice": many, "best": best, "one_minus_all": one - many})
+    return pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "open_tiles", "smallest_tile",
+                                       "largest_tile", "value_one_die", "value_all_dice", "best", "one_minus_all"])
+
+
 def tied_pairs(solution: Solution) -> int:
     """How many (board, roll) pairs on boards still in play have two or more moves exactly as good for the
     solution's objective (within the value tolerance in float runs): where the tie-break decides."""

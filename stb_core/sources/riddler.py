@@ -17,22 +17,16 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..boards import board_label, board_sum, board_tiles
-from ..game import game_of
+from ..analysis import dice_choices_table
 from ..rules import ONE_DIE_OPTIONS, Rules
 from ..sweep import Solution, solve
 from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
+from .words import all_dice, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
 
 EXACT_UP_TO = 12  # tiles up to which the values are also given as exact fractions
 RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every tile from 7 up is shut",
               "sum-le-6": "one die once the open tiles total 6 or less"}
-
-
-def dice_name(dice: int, sides: int = 6) -> str:
-    """``one die``, ``two dice``, ``three 4-sided dice``: how a number of dice reads."""
-    return dice_words(dice, sides)
 
 
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
@@ -71,7 +65,7 @@ def value_part(rules: Rules) -> Part:
     s = Sentence()
     if not rules.has_one_die_rule:
         why = (f"one die: {s(parameter('one_die', rules.one_die))}" if rules.one_die == "never" else
-               f"with {s(parameter('dice', rules.dice), lambda d: dice_name(d, rules.sides))} there is nothing to "
+               f"with {s(parameter('dice', rules.dice), lambda d: dice_words(d, rules.sides))} there is nothing to "
                f"choose")
         part.add(s.finding("one-die-worth", f"This run's rules never offer one die ({why}); the table shows what "
                            f"each one-die rule would be worth.", kind="text"))
@@ -79,7 +73,7 @@ def value_part(rules: Rules) -> Part:
     base = table.cell("p_win_never", "p_win", one_die="never")
     gain = s.quiet(base, value, derived("gain", "difference", value, base))
     change = s.quiet(derived("gain_relation", "relation", value, base))
-    many = dice_name(rules.dice, rules.sides)
+    many = all_dice(rules)
     if change.value == "the same":
         text = (f"The right to roll one die is worth nothing here: perfect play wins {s(value, percent(2))} of games "
                 f"with it and without it.")
@@ -109,20 +103,10 @@ def dice_choice_table(rules: Rules, solution: Solution | None = None) -> pd.Data
     """
     solution = solution or solve(rules, "win")
     reach = np.asarray(reach_probabilities(solution), dtype=float)
-    many = dice_name(rules.dice, rules.sides)
-    rows = []
-    for board in game_of(rules).choosing_dice.tolist():
-        values = solution.dice_values(board)
-        one, all_dice = float(values[1]), float(values[rules.dice])
-        tiles = board_tiles(board)
-        rows.append({"board": board_label(board), "board_mask": board, "open_sum": board_sum(board),
-                     "open_tiles": len(tiles), "smallest_tile": min(tiles), "largest_tile": max(tiles),
-                     "p_win_one_die": one, "p_win_all_dice": all_dice,
-                     "best": "one die" if one > all_dice else (many if all_dice > one else "either"),
-                     "one_minus_all": one - all_dice, "reach": float(reach[board])})
-    table = pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "open_tiles", "smallest_tile",
-                                        "largest_tile", "p_win_one_die", "p_win_all_dice", "best", "one_minus_all",
-                                        "reach"])
+    table = dice_choices_table(solution).rename(columns={"value_one_die": "p_win_one_die",
+                                                         "value_all_dice": "p_win_all_dice"})
+    table["best"] = table["best"].replace({"all dice": all_dice(rules)})
+    table["reach"] = reach[table["board_mask"].to_numpy(dtype=np.int64)]
     table = table.sort_values(["one_minus_all", "board_mask"], ascending=[False, True], kind="stable")
     return table.reset_index(drop=True)
 
@@ -183,7 +167,7 @@ def choice_part(rules: Rules) -> Part:
         return part
     choice = part.table("dice-choice", dice_choice_table(rules))
     by_sum = part.table("one-die-by-sum", one_die_by_sum(choice.frame))
-    many = dice_name(rules.dice, rules.sides)
+    many = all_dice(rules)
     s = Sentence()
     boards = choice.count("boards")
     one = choice.count("one_die_better", [("best", "==", "one die")])
@@ -209,7 +193,7 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     the tiles 1, 2 and 3 all open) and "with only large tiles left, two dice gives the only reach" (read as:
     every open tile 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
     many the other choice is better, and the exceptions (the boards where it is wrong)."""
-    many = dice_name(rules.dice, rules.sides)
+    many = all_dice(rules)
     small_open = table["board_mask"].map(lambda b: b & 0b111 == 0b111)
     only_large = table["smallest_tile"] >= 4
     rows = []
@@ -248,7 +232,7 @@ def statements_part(rules: Rules, choice: Part) -> Part:
     if "dice-choice" not in choice.tables:
         return part
     table = part.table("source-statements", source_statements(choice.tables["dice-choice"], rules))
-    many = dice_name(rules.dice, rules.sides)
+    many = all_dice(rules)
     clauses = []
     s = Sentence()
     for key, label, other in (("small_tiles", "The source's first sentence (one die is better when 1, 2 and 3 are "

@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from ..analysis import choice_disagreements, decision_losses, tied_pairs
+from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_label, board_mask, legal_matrix
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
 from ..game import game_of
@@ -28,6 +28,7 @@ from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
 from .findings import Part, Sentence, derived
 from .words import (
+    all_dice,
     counted,
     dice_words,
     fraction,
@@ -537,18 +538,10 @@ def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
 def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     """Every board (not won) where the rules let the player choose one die: the value of each choice and
     which is better (``either`` when they are equal)."""
-    solution = solve(rules, objective)
-    sense, space = solution.objective.sense, game_of(rules)
-    all_dice = dice_words(rules.dice, rules.sides)
-    rows = []
-    for board in space.choosing_dice.tolist():
-        values = solution.dice_values(board)
-        one, many = float(values[1]), float(values[rules.dice])
-        best = "one die" if sense * (one - many) > 0 else (all_dice if sense * (many - one) > 0 else "either")
-        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(space.sums[board]),
-                     "value_one_die": one, "value_all_dice": many, "best": best, "gain": abs(one - many)})
-    table = pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "value_one_die", "value_all_dice", "best",
-                                        "gain"])
+    table = dice_choices_table(solve(rules, objective))
+    table["best"] = table["best"].replace({"all dice": all_dice(rules)})
+    table["gain"] = table.pop("one_minus_all").abs()
+    table = table[["board", "board_mask", "open_sum", "value_one_die", "value_all_dice", "best", "gain"]]
     return table.sort_values(["open_sum", "board_mask"], kind="stable").reset_index(drop=True)
 
 

@@ -209,6 +209,11 @@ def dice_words(dice: int, sides: int = 6) -> str:
     return f"{count} {size}{'die' if dice == 1 else 'dice'}"
 
 
+def all_dice(rules) -> str:
+    """The dice a rules value rolls, in words: ``two dice``, ``four 20-sided dice``."""
+    return dice_words(rules.dice, rules.sides)
+
+
 def a_roll(roll) -> str:
     """The roll with its article: ``a 7``, ``an 8``, ``an 11``, ``an 18``."""
     spoken = str(int(roll))
