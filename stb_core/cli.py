@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from fractions import Fraction
@@ -20,7 +21,16 @@ from .counts import counts_by_moves
 from .game import check_roll, game_of
 from .monte_carlo import MAX_GAMES, simulate
 from .objectives import OBJECTIVES
-from .players import FAIR_TRIALS, PLAYERS_RANGE, SCORINGS, PubGame, fair_shut_pays, play, play_estimate
+from .players import (
+    FAIR_TRIALS,
+    PLAYERS_RANGE,
+    SCORINGS,
+    SHUT_PAYS_RANGE,
+    PubGame,
+    fair_shut_pays,
+    play,
+    play_estimate,
+)
 from .policies import POLICIES, TIE_BREAKS
 from .rules import (
     DICE_RANGE,
@@ -44,33 +54,47 @@ class UserError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line, no abbreviated flags, and a flag given twice refused (argparse would
+    silently keep the last value)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, allow_abbrev=False, **kwargs)
+
     def error(self, message: str):  # argparse's own errors (a missing value, an unknown flag): one line
         raise UserError(message)
+
+    def parse_args(self, args=None, namespace=None):
+        given = [a.split("=", 1)[0] for a in (sys.argv[1:] if args is None else args) if a.startswith("--")]
+        repeated = sorted({flag for flag in given if given.count(flag) > 1})
+        if repeated:
+            raise UserError(f"{repeated[0]} is given twice: give each option once")
+        return super().parse_args(args, namespace)
 
 
 # -- value types: each names its parameter and what is allowed ---------------------------------------------
 def integer(name: str, low: int, high: int):
     """An argparse type: an integer in ``[low, high]``, else one line naming ``name`` and the range."""
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise UserError(f"{name} must be an integer between {low:,} and {high:,}; got {text!r}") from None
+        if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):  # ASCII digits only: not "1_0", "١٢" or "1e3"
+            raise UserError(f"{name} must be an integer between {low:,} and {high:,}; got {text!r}")
+        value = int(text)
         if not low <= value <= high:
             raise UserError(f"{name} must be an integer between {low:,} and {high:,}; got {value:,}")
         return value
     return parse
 
 
-def number(name: str, low: float):
-    """An argparse type: a number of at least ``low``."""
+NUMBER_TEXT = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def number(name: str, low: float, high: float):
+    """An argparse type: a decimal number (ASCII digits) from ``low`` to ``high``."""
     def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise UserError(f"{name} must be a number of at least {low:g}; got {text!r}") from None
-        if not value >= low or value == float("inf"):
-            raise UserError(f"{name} must be a number of at least {low:g}; got {text}")
+        if not NUMBER_TEXT.fullmatch(text.strip()):
+            raise UserError(f"{name} must be a number from {low:g} to {high:,}; got {text!r}")
+        value = float(text)
+        if not low <= value <= high:
+            raise UserError(f"{name} must be a number from {low:g} to {high:,}; got {text}")
         return value
     return parse
 
@@ -154,7 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add(sim, "--seed", integer("seed", 0, 2**63 - 1), 0, "random seed (default 0)")
     _add(pub, "--players", integer("players", *PLAYERS_RANGE), 2, "players, each staking 1 (2-6; default 2)")
     _add(pub, "--scoring", choice("scoring", SCORINGS), "sum", "score: sum of the open tiles, or their digits")
-    _add(pub, "--shut-pays", number("shut_pays", 1), 1.0, "stakes each other player pays one who shuts the box (>= 1)")
+    _add(pub, "--shut-pays", number("shut_pays", *SHUT_PAYS_RANGE), 1.0,
+         f"stakes each other player pays one who shuts the box ({SHUT_PAYS_RANGE[0]} to {SHUT_PAYS_RANGE[1]:,})")
     pub.add_argument("--fair", action="store_true", help="also find the shut_pays that makes seat 1 even")
     pub.add_argument("--exact", action="store_true", help="exact fractions (shut_pays given as a whole number)")
     return parser
@@ -334,7 +359,7 @@ def cmd_players(args, rules: Rules) -> None:
         fair = fair_shut_pays(game, progress=progress)
         payload["fair_shut_pays"] = fair.shut_pays
         if fair.shut_pays is None:
-            lines.append("  no bonus up to 1024 makes seat 1 even")
+            lines.append(f"  no bonus from {SHUT_PAYS_RANGE[0]} to {SHUT_PAYS_RANGE[1]:,} makes seat 1 even")
         elif fair.exact_zero:
             lines.append(f"  seat 1 breaks even when a shut box pays {fair.shut_pays:.6f} from each other player")
         else:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boards import board_tiles, check_board, tile_counts
+from .boards import board_tiles, check_board
 from .game import game_of
 from .policies import Pairs
 from .rules import InputError
@@ -38,28 +38,43 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """Outcome of ``games`` simulated games: the final sums left open, and summaries with 95% intervals."""
+    """Outcome of ``games`` simulated games: how many ended on each board, and summaries with 95% intervals."""
 
     games: int
     seed: int
-    final_sums: np.ndarray    # sum of the open tiles at the end of each game
-    final_counts: np.ndarray  # number of tiles still open at the end of each game
-    won: np.ndarray           # whether each game was won
+    board_counts: np.ndarray  # games that ended on each board (bit-mask index)
+    sums: np.ndarray          # the open tiles' total of each board (the game's)
+    won_boards: np.ndarray    # whether each board is won (the game's)
     largest_sum: int          # the largest sum a game can leave (the tile total)
-    final_boards: np.ndarray  # the open tiles (bit-mask) at the end of each game
+
+    @property
+    def wins(self) -> int:
+        return int(self.board_counts[self.won_boards].sum())
 
     @property
     def win_rate(self) -> float:
-        return float(self.won.mean())
+        return self.wins / self.games
 
     @property
     def win_rate_ci(self) -> tuple[float, float]:
         """Wilson 95% interval of the win rate."""
-        return wilson_interval(int(self.won.sum()), self.games)
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def sum_counts(self) -> np.ndarray:
+        """Games that ended with each sum left open, 0 .. ``largest_sum``."""
+        return np.bincount(self.sums, weights=self.board_counts, minlength=self.largest_sum + 1).astype(np.int64)
 
     @property
     def mean_remaining_sum(self) -> float:
-        return float(self.final_sums.mean())
+        counts = self.sum_counts
+        return float(np.dot(np.arange(counts.size), counts) / self.games)
+
+    def _sum_sd(self) -> float:
+        """The sample standard deviation of the sums left (n - 1 in the denominator)."""
+        counts, values = self.sum_counts, np.arange(self.largest_sum + 1, dtype=float)
+        mean = self.mean_remaining_sum
+        return math.sqrt(float(np.dot(counts, (values - mean) ** 2)) / (self.games - 1)) if self.games > 1 else 0.0
 
     @property
     def mean_remaining_sum_ci(self) -> tuple[float, float]:
@@ -67,7 +82,7 @@ class SimulationResult:
         range when a single game gives no spread)."""
         if self.games < 2:
             return (0.0, float(self.largest_sum))
-        half = Z95 * float(self.final_sums.std(ddof=1)) / math.sqrt(self.games)
+        half = Z95 * self._sum_sd() / math.sqrt(self.games)
         mean = self.mean_remaining_sum
         return (max(0.0, mean - half), min(float(self.largest_sum), mean + half))
 
@@ -78,7 +93,7 @@ class SimulationResult:
             se = math.sqrt(max(exact * (1 - exact), 0.0) / self.games)
             gap = self.win_rate - exact
         else:
-            se = float(self.final_sums.std(ddof=1)) / math.sqrt(self.games) if self.games > 1 else 0.0
+            se = self._sum_sd() / math.sqrt(self.games) if self.games > 1 else 0.0
             gap = self.mean_remaining_sum - exact
         if se == 0:
             return 0.0 if gap == 0 else math.copysign(math.inf, gap)
@@ -130,19 +145,14 @@ def _moves(solution: Solution, boards: np.ndarray, rolls: np.ndarray, rng: np.ra
     return chosen
 
 
-def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int | None = None,
-             progress=None) -> SimulationResult:
-    """Play ``games`` games from ``board`` (default: full) with the solution's policy and dice choices."""
-    games, seed = check_games(games), check_seed(seed)
+def play_games(solution: Solution, games: int, rng: np.random.Generator, start: int) -> np.ndarray:
+    """Play ``games`` games together from ``start`` with the solution's policy and dice: the final board of each
+    (bit-masks). Memory grows with ``games``: :func:`simulate` calls it a chunk at a time."""
     rules = solution.rules
     won = game_of(rules).won
-    start = rules.full_board if board is None else check_board(board, rules)
-    rng = np.random.default_rng(seed)
     boards = np.full(games, start, dtype=np.int64)
     playing = np.flatnonzero(~won[boards])
     while playing.size:
-        if progress:
-            progress(games - playing.size, games)
         current = boards[playing]
         rolls = _roll(rng, solution.dice[current].astype(np.int64), rules.sides)
         chosen = _moves(solution, current, rolls, rng)
@@ -150,8 +160,28 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
         current[~stuck] &= ~chosen[~stuck]
         boards[playing] = current
         playing = playing[~stuck & ~won[current]]
-    sums = game_of(rules).sums[boards].astype(np.int64)
-    return SimulationResult(games, seed, sums, tile_counts(boards), won[boards], rules.total, boards)
+    return boards
+
+
+CHUNK_GAMES = 1 << 20  # games played together: memory stays the same up to MAX_GAMES
+
+
+def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int | None = None,
+             progress=None) -> SimulationResult:
+    """Play ``games`` games from ``board`` (default: full) with the solution's policy and dice choices, a chunk
+    of ``CHUNK_GAMES`` at a time from one seeded generator (the same seed gives the same games), keeping only
+    how many ended on each board. ``progress`` (optional) hears ``(games played, games)`` after each chunk."""
+    games, seed = check_games(games), check_seed(seed)
+    rules, game = solution.rules, game_of(solution.rules)
+    start = rules.full_board if board is None else check_board(board, rules)
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(game.states, dtype=np.int64)
+    for first in range(0, games, CHUNK_GAMES):
+        ended = play_games(solution, min(CHUNK_GAMES, games - first), rng, start)
+        counts += np.bincount(ended, minlength=game.states)
+        if progress:
+            progress(min(first + CHUNK_GAMES, games), games)
+    return SimulationResult(games, seed, counts, game.sums.astype(np.int64), game.won, rules.total)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:

@@ -16,9 +16,11 @@ How a player picks a move is :mod:`stb_core.policies`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from numbers import Real
 
 import numpy as np
 
@@ -38,9 +40,25 @@ class Objective:
 
     def values(self, game: Game, boards: np.ndarray | None = None) -> np.ndarray:
         """``u(F)`` for each final board ``F`` in ``boards`` (bit-masks; default every board of the game, in
-        order -- read as a slice of the game's arrays, no copy of the boards needed)."""
+        order -- read as a slice of the game's arrays, no copy of the boards needed). A value that is not a
+        finite number (NaN, an infinity, None, text) raises :class:`InputError` naming the objective."""
         boards = slice(None) if boards is None else np.asarray(boards, dtype=np.int64)
-        return np.asarray(self.utility(game, boards))
+        return check_utilities(self.name, self.utility(game, boards))
+
+
+def check_utilities(name: str, values) -> np.ndarray:
+    """``values`` as an array if every one is a finite number (a Fraction, a float, or a bool read as 0 or 1);
+    :class:`InputError` naming the objective otherwise -- an objective's values become every board's value."""
+    values = np.asarray(values)
+    if values.dtype == object:
+        bad = [v for v in values.ravel().tolist() if not isinstance(v, Real) or not math.isfinite(float(v))]
+    elif np.issubdtype(values.dtype, np.number) or values.dtype == bool:
+        bad = values[~np.isfinite(values)].ravel().tolist()[:1]
+    else:
+        bad = values.ravel().tolist()[:1]
+    if bad:
+        raise InputError(f"objective {name!r} must give a finite number for every final board; got {bad[0]!r}")
+    return values
 
 
 def _won(game: Game, boards: np.ndarray) -> np.ndarray:
@@ -73,14 +91,15 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
     if of_sum is not None:
 
         def utility(game: Game, boards: np.ndarray) -> np.ndarray:
-            values = [of_sum(s) for s in range(game.total + 1)]
+            values = check_utilities(name, np.array([of_sum(s) for s in range(game.total + 1)], dtype=object))
             exact = any(isinstance(v, Fraction) for v in values)  # keep exact utilities exact
             return np.array(values, dtype=object if exact else float)[game.sums[boards]]
 
     else:
 
         def utility(game: Game, boards: np.ndarray) -> np.ndarray:
-            return np.asarray(of_board(game.boards[boards]), dtype=float)
+            return np.asarray(check_utilities(name, np.asarray(of_board(game.boards[boards]), dtype=object)),
+                              dtype=float)
 
     return Objective(name, +1 if maximise else -1, utility)
 

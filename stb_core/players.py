@@ -48,6 +48,9 @@ from .valuation import final_board_columns, reachable_boards
 
 SCORINGS = ("sum", "digits")
 PLAYERS_RANGE = (2, 6)
+# The bonus for a shut box, in stakes from each other player: from nothing extra (0) to 1,000 -- the range in which
+# float and exact runs play the same moves (at 10**9 the pot is lost in the bonus's rounding and they differ)
+SHUT_PAYS_RANGE = (0, 1000)
 CHUNK = 1024  # states of one seat solved together (columns of one sweep)
 
 
@@ -66,7 +69,7 @@ class PubGame:
     rules: Rules = field(default_factory=Rules)
     players: int = 2          # 2-6 players, seat 1 first
     scoring: str = "sum"      # sum | digits
-    shut_pays: Real = 1       # stakes paid by each other player to one who shuts the box (>= 1)
+    shut_pays: Real = 1       # stakes paid by each other player to one who shuts the box (SHUT_PAYS_RANGE)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -79,11 +82,12 @@ class PubGame:
         check_shut_pays(self.shut_pays)
 
 
-def check_shut_pays(value, low: float = 1.0) -> Real:
-    """``value`` if it is a finite number of at least ``low``; :class:`InputError` otherwise."""
+def check_shut_pays(value) -> Real:
+    """``value`` if it is a number in ``SHUT_PAYS_RANGE``; :class:`InputError` otherwise."""
+    low, high = SHUT_PAYS_RANGE
     if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(float(value)) \
-            or float(value) < low:
-        raise InputError(f"shut_pays must be a number of at least {low:g} (stakes from each other player); "
+            or not low <= float(value) <= high:
+        raise InputError(f"shut_pays must be a number from {low:g} to {high:,} (stakes from each other player); "
                          f"got {value!r}")
     return value
 
@@ -196,8 +200,11 @@ def _split(result: np.ndarray, best: np.ndarray, zero):
     total above it."""
     t = np.arange(result.shape[1])
     below = np.where(t[None, :] < best[:, None], result, zero)
-    inside = best < result.shape[1]
-    at = np.where(inside, result[np.arange(len(best)), np.minimum(best, result.shape[1] - 1)], zero)
+    if result.shape[1] == 0:  # no score is possible: every turn is won before its first roll
+        at = np.full(len(best), zero, dtype=result.dtype)
+    else:
+        inside = best < result.shape[1]
+        at = np.where(inside, result[np.arange(len(best)), np.minimum(best, result.shape[1] - 1)], zero)
     above = np.where(t[None, :] > best[:, None], result, zero).sum(axis=1)
     return below, at, above
 
@@ -218,10 +225,9 @@ def _step(tables, result: np.ndarray, shut: np.ndarray, best: np.ndarray, count:
 def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, progress=None) -> PubResult:
     """Solve the game by backward induction over the seats (see the module docstring) and follow it forward:
     each seat's expected winnings, chance of winning (alone or shared) and of shutting the box, and the
-    chance that the pot is split. ``shut_pays`` overrides the game's bonus with any number >= 0 (the search
-    for the fair bonus tries values below 1)."""
+    chance that the pot is split. ``shut_pays`` overrides the game's bonus (the fair-bonus search tries many)."""
     rules, n = game.rules, game.players
-    bonus = game.shut_pays if shut_pays is None else check_shut_pays(shut_pays, low=0.0)
+    bonus = game.shut_pays if shut_pays is None else check_shut_pays(shut_pays)
     if exact and not isinstance(bonus, int | Fraction):
         raise InputError("exact=True needs shut_pays as an int or a Fraction (a float is not exact)")
     scores = final_scores(rules, game.scoring)
@@ -256,8 +262,8 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
             if progress:
                 progress(f"seat {seat} of {n}: {min(start + CHUNK, len(states))} of {len(states)} states solved")
         seat_tables[seat - 1] = SeatTables(states, value, shut, result)
-        best = np.array([b for b, _ in states])
-        count = np.array([c for _, c in states])
+        best = np.array([b for b, _ in states], dtype=np.int64)
+        count = np.array([c for _, c in states], dtype=np.int64)
         made = []
         for tables, penalty in ((g_next, -x), (h_next, zero)):
             t_in = np.full((m + 1, n + 2), zero, dtype=dtype)
@@ -279,8 +285,8 @@ def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact:
     rows = []
     for seat in range(1, n + 1):
         tables = seat_tables[seat - 1]
-        best = np.array([b for b, _ in tables.states])
-        count = np.array([c for _, c in tables.states])
+        best = np.array([b for b, _ in tables.states], dtype=np.int64)
+        count = np.array([c for _, c in tables.states], dtype=np.int64)
         q = mass[best, count]
         h_in, h_out = h_tables[seat - 1]
         below, at, above = _split(tables.result, best, zero)
@@ -337,7 +343,7 @@ class FairBonus:
     evaluations: int
 
 
-def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = 1024.0, most: int = 40,
+def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_PAYS_RANGE[1], most: int = 40,
                    progress=None) -> FairBonus:
     r"""The ``shut_pays`` at which seat 1's expected winnings are zero, strategies re-optimised at each trial.
 

@@ -101,9 +101,32 @@ def test_simulation_of_rounds_covers_the_exact_values(players, scoring):
     ({"players": 1}, "players must be an integer between 2 and 6, got 1"),
     ({"players": 7}, "players must be an integer between 2 and 6, got 7"),
     ({"scoring": "count"}, "scoring must be one of sum, digits; got 'count'"),
-    ({"shut_pays": 0}, "shut_pays must be a number of at least 1"),
-    ({"shut_pays": -2}, "shut_pays must be a number of at least 1"),
+    ({"shut_pays": -2}, "shut_pays must be a number from 0 to 1,000"),
+    ({"shut_pays": 10**9}, "shut_pays must be a number from 0 to 1,000"),
+    ({"shut_pays": float("nan")}, "shut_pays must be a number from 0 to 1,000"),
 ])
 def test_bad_game(kwargs, message):
+    """Out of range is refused -- up to 1,000 float and exact runs play the same moves (see the next test)."""
     with pytest.raises(RulesError, match=message):
         PubGame(**kwargs)
+
+
+@pytest.mark.parametrize("scoring", ["sum", "digits"])
+def test_float_and_exact_runs_agree_up_to_the_largest_bonus(scoring):
+    """At the largest bonus allowed the float run's chances are the exact run's and the payoffs add up to 0."""
+    game = PubGame(Rules(tiles=6), 3, scoring, 1000)
+    exact, floats = play(game, exact=True).seats, play(game).seats
+    for column in ("p_win", "p_shut"):
+        assert [float(v) for v in exact[column]] == pytest.approx(list(floats[column]), abs=1e-12)
+    assert abs(floats["expected_payoff"].sum()) <= 1e-9 * 1000
+
+
+def test_a_game_won_before_the_first_roll():
+    """Seat 1 wins the turn before rolling: it is paid the bonus by everyone; the fair bonus is then 0."""
+    from stb_core.players import fair_shut_pays
+
+    game = PubGame(Rules(tiles=4, win_at_most=10), 3, "sum", 2)
+    seats = play(game, exact=True).seats
+    assert list(seats["expected_payoff"]) == [4, -2, -2] and list(seats["p_shut"]) == [1, 0, 0]
+    fair = fair_shut_pays(game)
+    assert fair.shut_pays == 0 and fair.exact_zero

@@ -11,8 +11,25 @@ from stb_core.rules import RulesError
 def test_same_seed_same_games():
     sol = solve(Rules(), "win")
     a, b = simulate(sol, 20_000, seed=7), simulate(sol, 20_000, seed=7)
-    assert np.array_equal(a.final_sums, b.final_sums)
-    assert not np.array_equal(a.final_sums, simulate(sol, 20_000, seed=8).final_sums)
+    assert np.array_equal(a.board_counts, b.board_counts) and a.board_counts.sum() == 20_000
+    assert not np.array_equal(a.board_counts, simulate(sol, 20_000, seed=8).board_counts)
+
+
+def test_chunks_keep_memory_flat_and_the_games_independent(monkeypatch):
+    """Played a chunk at a time the games are the same kind of games: the summaries from chunks of 1,000 agree
+    with the exact value as well as unchunked ones, and the per-board counts add up to the games played."""
+    import stb_core.monte_carlo as monte_carlo
+
+    sol = solve(Rules(), "win")
+    monkeypatch.setattr(monte_carlo, "CHUNK_GAMES", 1_000)
+    seen = []
+    result = simulate(sol, 30_500, seed=3, progress=lambda done, total: seen.append(done))
+    assert seen == [*range(1_000, 30_001, 1_000), 30_500] and result.board_counts.sum() == 30_500
+    assert abs(result.z_score(float(sol.value()))) < 4
+    sums = np.repeat(result.sums, result.board_counts)
+    assert result.mean_remaining_sum == pytest.approx(sums.mean(), rel=1e-12)
+    assert result.mean_remaining_sum_ci[1] - result.mean_remaining_sum == pytest.approx(
+        1.959963984540054 * sums.std(ddof=1) / np.sqrt(sums.size), rel=1e-9)
 
 
 @pytest.mark.parametrize("rules,objective,policy", [
@@ -33,7 +50,7 @@ def test_simulation_covers_the_exact_value(rules, objective, policy):
         se = np.sqrt(exact * (1 - exact) / result.games)
         assert abs(result.win_rate - exact) <= 4 * se
     else:
-        se = result.final_sums.std(ddof=1) / np.sqrt(result.games)
+        se = np.repeat(result.sums, result.board_counts).std(ddof=1) / np.sqrt(result.games)
         assert abs(result.mean_remaining_sum - exact) <= 4 * se
 
 

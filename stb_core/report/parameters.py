@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..objectives import OBJECTIVES
+from ..players import SHUT_PAYS_RANGE
 from ..rules import DICE_RANGE, ONE_DIE_OPTIONS, SIDES_RANGE, TILES_RANGE
 
 
@@ -182,8 +183,8 @@ DOMAINS: dict[str, Domain] = {
         Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4, audit=3),
         Parameter("scoring", str, "a finished turn scores the sum of the open tiles, or their digits read as a number",
                   choices=("sum", "digits")),
-        Parameter("shut_pays", float, "what a player who shuts the box wins from each other player, in stakes", 1.0,
-                  1000.0, quick=10.0),
+        Parameter("shut_pays", float, "what a player who shuts the box wins from each other player, in stakes",
+                  float(SHUT_PAYS_RANGE[0]), float(SHUT_PAYS_RANGE[1]), quick=10.0),
         tiles(10, quick=8, audit=5), DICE, SIDES, ONE_DIE,
         Parameter("max_players", int, "the tables by number of players run from 2 players to this many", 2, 6,
                   quick=4, audit=3),

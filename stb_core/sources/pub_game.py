@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements
+from ..game import game_of
 from ..objectives import custom_objective
 from ..players import FAIR_TRIALS, SCORINGS, PubGame, PubResult, fair_shut_pays, play, play_estimate
 from ..rules import InputError, Rules
@@ -128,7 +129,7 @@ def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
     """Play ``rounds`` whole rounds with every seat's best strategy (seeded): per seat the mean winnings with its
     standard error, and the shares of rounds won (alone or shared) and shut; ``attrs["p_tie"]``: the share of
     split pots, ``attrs["rounds"]``: the rounds played."""
-    from ..monte_carlo import check_games, check_seed, simulate
+    from ..monte_carlo import check_games, check_seed, play_games
 
     rounds, seed = check_games(rounds), check_seed(seed)
     game, scores = result.game, result.scores
@@ -143,9 +144,12 @@ def simulate_rounds(result: PubResult, rounds: int, seed: int) -> pd.DataFrame:
         best_at, count_at = best[at], count[at]  # the states before this seat plays (groups must not move)
         for b, c in sorted(set(zip(best_at.tolist(), count_at.tolist(), strict=True))):
             group = at[(best_at == b) & (count_at == c)]
-            outcome = simulate(result.seat_solution(seat, b, c), int(group.size), int(rng.integers(2**31)))
-            shut_by[group[outcome.won]] = seat
-            kept, ranks = group[~outcome.won], scores.rank[outcome.final_boards[~outcome.won]]
+            solution = result.seat_solution(seat, b, c)
+            ended = play_games(solution, int(group.size), np.random.default_rng(int(rng.integers(2**31))),
+                               game.rules.full_board)
+            shut = game_of(game.rules).won[ended]
+            shut_by[group[shut]] = seat
+            kept, ranks = group[~shut], scores.rank[ended[~shut]]
             finals[kept, seat - 1] = ranks
             best[kept[ranks < b]] = ranks[ranks < b]
             count[kept[ranks < b]] = 1
