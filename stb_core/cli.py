@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 
 from .boards import board_label, board_sum, board_tiles, parse_tiles
-from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, solve_cost
+from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import counts_by_moves
 from .game import check_roll, game_of
 from .monte_carlo import MAX_GAMES, simulate
@@ -310,6 +310,7 @@ def cmd_distribution(args, rules: Rules) -> None:
 
 def cmd_counts(args, rules: Rules) -> None:
     board = _board(args, rules)
+    _announce(f"counting winning sequences of {rules.describe()}", counts_estimate(rules))
     counts = {k: c for k, c in counts_by_moves(rules, board).items() if c}
     payload = {"counts": {str(k): c for k, c in counts.items()}, "total": sum(counts.values()),
                "rules": rules.describe(), "open": list(board_tiles(board))}
@@ -321,9 +322,11 @@ def cmd_counts(args, rules: Rules) -> None:
 
 def cmd_simulate(args, rules: Rules) -> None:
     board = _board(args, rules)
+    progress = _announce(f"simulating {args.games:,} games", simulation_estimate(rules, args.games))
     solution = _solution(args, rules, exact=False)
     start = time.perf_counter()
-    result = simulate(solution, args.games, args.seed, board)
+    result = simulate(solution, args.games, args.seed, board,
+                      progress=(lambda done, total: progress(done / total)) if progress else None)
     seconds = time.perf_counter() - start
     exact_value = float(solution.value(board))
     payload = {**result.summary(), "seconds": seconds, "exact_value": exact_value, **_header(args, rules, board)}

@@ -33,6 +33,8 @@ COMPILED_SECONDS_PER_BOARD = 5e-9    # per board and roll total in the compiled 
 SECONDS_PER_BOARD = 5e-8             # per board and roll total: sums, chances, the dice choice
 NUMPY_BYTES_PER_PAIR = 48            # parents, children, values gathered, indices (int64/float64 each)
 BYTES_PER_BOARD = 40                 # values, dice, sums, counts, won, one-die flags, utilities
+COUNT_SECONDS_PER_PAIR = 1.2e-6      # the exact sequence counts: Python ints for every pair and length
+SIMULATED_SECONDS_PER_TURN = 6e-8    # one turn of one simulated game (rolled, looked up, moved)
 MEMORY_BUDGET = 8 * 2**30            # what one run may use on these shared 24 GB machines
 TIME_BUDGET = 3600.0                 # what a solve may take before it is refused as out of reach
 ANNOUNCE_AFTER = 60.0                # a run estimated to take longer says so before it starts
@@ -149,6 +151,18 @@ def solve_cost(rules: Rules) -> SolveCost:
 def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
     """One solve of ``rules`` (the faster path for floats; the numpy sweep in fractions when ``exact``)."""
     return solve_cost(rules).estimate("auto", exact)
+
+
+def counts_estimate(rules: Rules) -> Estimate:
+    """Source 000's exact winning-sequence counts: every legal pair once per number of moves, in Python ints."""
+    cost = solve_cost(rules)
+    return Estimate(cost.pairs * COUNT_SECONDS_PER_PAIR, cost.boards * (rules.tiles + 1) * 64)
+
+
+def simulation_estimate(rules: Rules, games: int) -> Estimate:
+    """``games`` simulated games, played a million at a time: each turn of each game, and the per-board counts."""
+    return Estimate(games * (rules.tiles + 1) * SIMULATED_SECONDS_PER_TURN,
+                    (rules.states + min(games, 1 << 20) * 8) * 8)
 
 
 def describe(seconds: float, size: int) -> str:
