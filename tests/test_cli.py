@@ -140,3 +140,99 @@ def test_module_entry_point_without_traceback():
     assert ok.returncode == 0 and json.loads(ok.stdout)["value"] > 0
     bad = subprocess.run([sys.executable, "-m", "stb_core", "solve", "--tiles", "0"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and bad.stderr.count("\n") == 1
+
+
+# -- fuzz: every input either runs to a finite, checked answer or is refused in one line ----------------------
+FUZZ_VALUES = {
+    "--tiles": ["1", "3", "9", "12", "24", "25", "0", "-1", "1_0", "\u0669", "\uff11\uff12", "9.0", "", " 7"],
+    "--dice": ["1", "2", "4", "5", "0", "two"], "--sides": ["2", "6", "20", "21", "1"],
+    "--one-die": ["never", "high-shut", "sum-le-6", "always", ""],
+    "--win-at-most": ["0", "3", "45", "300", "301", "-1"], "--max-per-move": ["1", "2", "24", "25", "0"],
+    "--objective": ["win", "remaining-sum", "flipped-count", "lose"],
+    "--policy": ["optimal", "worst", "highest-tile", "sequence-count", "random", "best"],
+    "--tie-break": ["canonical", "fewest-tiles", "most-tiles", "then-win"],
+    "--open": ["1,2", "none", "2,6", "{}", "[]", "", ",", "1,1", "30", "1,,2", "\u0661"],
+    "--roll": ["2", "7", "12", "13", "1", "80", "x"], "--games": ["100", "1000", "99", "1e3"],
+    "--seed": ["0", "7", "-1"], "--players": ["2", "3", "6", "7"], "--scoring": ["sum", "digits", "count"],
+    "--shut-pays": ["0", "1", "2.5", "1000", "1001", "1e9", "nan", "inf", "-1"],
+}
+SWITCHES = ["--exact", "--one-die-forced", "--fair"]
+COMMANDS = ["solve", "advise", "distribution", "counts", "simulate", "players"]
+
+
+def finite_numbers(payload) -> bool:
+    if isinstance(payload, dict):
+        return all(finite_numbers(v) for v in payload.values())
+    if isinstance(payload, list):
+        return all(finite_numbers(v) for v in payload)
+    return not isinstance(payload, float) or payload == payload and abs(payload) != float("inf")
+
+
+@pytest.fixture
+def small_budget(monkeypatch):
+    """Budgets a fuzz can afford: a run estimated over a few seconds or 1 GB is refused (and that is tested too)."""
+    import stb_core.cost as cost
+
+    monkeypatch.setattr(cost, "TIME_BUDGET", 3.0)
+    monkeypatch.setattr(cost, "MEMORY_BUDGET", 2**30)
+
+
+def test_fuzz_every_outcome_is_an_answer_or_one_line(capsys, small_budget):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    flags = st.dictionaries(st.sampled_from(sorted(FUZZ_VALUES)), st.just(None), max_size=5).flatmap(
+        lambda chosen: st.fixed_dictionaries({k: st.sampled_from(FUZZ_VALUES[k]) for k in chosen}))
+
+    @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @given(st.sampled_from(COMMANDS), flags, st.lists(st.sampled_from(SWITCHES), max_size=2, unique=True))
+    def attempt(command, options, switches):
+        argv = [command, *(x for k, v in options.items() for x in (k, v)), *switches, "--json"]
+        try:
+            status = main(argv)
+        except SystemExit as exit_:  # argparse's --help: never drawn here
+            raise AssertionError(argv) from exit_
+        out, err = capsys.readouterr()
+        if status == 0:
+            assert err == "" or all(line.startswith(("python -m stb_core:", "  ")) for line in err.splitlines())
+            assert finite_numbers(json.loads(out)), (argv, out)
+        else:
+            assert status == 2 and out == "" and err.count("\n") == 1, (argv, err)
+            assert err.startswith("python -m stb_core: error: ") and "Traceback" not in err
+
+    attempt()
+
+
+def test_fuzz_library_inputs_raise_input_errors_only():
+    """The library's parsers, rules and objectives: a value or an InputError naming the parameter, never another
+    exception."""
+    from fractions import Fraction
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from stb_core import InputError, Rules, custom_objective, parse_tiles, solve
+
+    odd = st.one_of(st.integers(-3, 40), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6),
+                    st.none(), st.booleans(), st.lists(st.integers(-2, 30), max_size=4))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(odd, st.sampled_from(["tiles", "dice", "sides", "win_at_most", "max_per_move", "one_die"]), odd)
+    def attempt(board, field, value):
+        try:
+            parse_tiles(board, Rules(tiles=9))
+        except InputError as error:
+            assert "open" in str(error)
+        try:
+            Rules(**{field: value})
+        except InputError as error:
+            assert field in str(error)
+
+    attempt()
+    for utility in (float("nan"), None, float("inf"), "x", Fraction(1, 3), True, 2.5):
+        try:
+            value = solve(Rules(tiles=3), custom_objective("odd", of_sum=lambda s, u=utility: u)).value()
+        except InputError as error:
+            assert "objective 'odd'" in str(error)
+        else:
+            assert value == value and abs(float(value)) != float("inf")

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -310,6 +311,70 @@ def test_a_notebook_reruns_in_one_kernel_after_a_parameter_is_edited(tmp_path, m
         run_all(client, notebook)
     run = run_name(stem, {**notebook_defaults(stem), **quick, "tiles": quick["tiles"] - 1}, notebook_defaults(stem))
     assert (tmp_path / "data" / run / "findings.json").exists()
+
+
+# -- kills, interrupts and builds side by side ----------------------------------------------------------------
+def tree(*roots: Path) -> dict[str, bytes]:
+    """Every file under ``roots`` with its bytes (relative paths, the root's name first)."""
+    return {f"{root.name}/{p.relative_to(root)}": p.read_bytes() for root in roots for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def rerun(folder: Path, tiles: int) -> subprocess.Popen:
+    env = {**os.environ, "STB_REPORT_DIR": str(folder / "report"), "STB_OUTPUT_ROOT": str(folder / "out"),
+           "TMPDIR": str(folder / "tmp")}
+    return subprocess.Popen([sys.executable, "-m", "stb_core.report", "--notebook", "02-riddler-one-die", "-p", "tiles",
+                             str(tiles)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+
+
+def settled(folder: Path, timeout: float = 60.0) -> None:
+    """Wait until no build of ``folder`` is left: no staging folder, nothing set aside, no kernel of it running."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [p for p in (folder / "report").glob(".*") if p.name != ".lock"]
+        left += [p for p in (folder / "out").rglob(".*.old")]
+        if not left and not subprocess.run(["pgrep", "-f", str(folder / "report")], capture_output=True).stdout:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"a killed build left {left}")
+
+
+def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
+    """Two reruns built, then: both again at once (the later waits, both finish, nothing changes); then reruns
+    stopped by SIGINT, SIGTERM or SIGKILL at random moments -- the published tree is byte for byte what it was (a
+    complete new build gives the same bytes), with nothing left in the tree or the temporary folder."""
+    import random
+    import signal
+
+    (tmp_path / "tmp").mkdir()
+    for tiles in (5, 6):
+        done = rerun(tmp_path, tiles)
+        assert done.wait(300) == 0, done.stdout.read()
+    published = tree(tmp_path / "report", tmp_path / "out")
+    assert any("tiles=5" in name for name in published) and any("tiles=6" in name for name in published)
+
+    both = [rerun(tmp_path, 5), rerun(tmp_path, 6)]
+    logs = [p.communicate(timeout=300)[0] for p in both]
+    assert [p.returncode for p in both] == [0, 0], logs
+    assert any("waiting for it to finish" in log for log in logs), logs
+    settled(tmp_path)
+    assert tree(tmp_path / "report", tmp_path / "out") == published
+
+    generator = random.Random(2026)
+    started = time.monotonic()
+    timing = rerun(tmp_path, 5)
+    timing.wait(300)
+    seconds = time.monotonic() - started
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        build = rerun(tmp_path, generator.choice((5, 6)))
+        time.sleep(generator.uniform(0.3, seconds))
+        build.send_signal(sig)
+        out = build.communicate(timeout=120)[0]
+        assert "Traceback" not in out, out
+        settled(tmp_path)
+        assert tree(tmp_path / "report", tmp_path / "out") == published, f"after {sig.name}"
+        assert not list((tmp_path / "tmp").iterdir()), f"{sig.name} left {list((tmp_path / 'tmp').iterdir())}"
 
 
 # -- data that documents itself -----------------------------------------------------------------------------
