@@ -377,6 +377,23 @@ def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
         assert not list((tmp_path / "tmp").iterdir()), f"{sig.name} left {list((tmp_path / 'tmp').iterdir())}"
 
 
+def test_file_names_never_become_markup(tmp_path, monkeypatch):
+    """A crafted page name in report/runs/ is listed as text, and its link is a relative path, not a script."""
+    from stb_core.report.build import write_runs_index
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ('<img src=x onerror=alert(1)>.html', 'javascript:alert(1).html', 'a"b.html'):
+        (runs / name).write_text("x")
+    monkeypatch.setenv("STB_REPORT_DIR", str(tmp_path))
+    monkeypatch.setenv("STB_OUTPUT_ROOT", str(tmp_path / "out"))
+    write_runs_index()
+    page = (runs / "index.html").read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert 'href="javascript' not in page and 'href="./javascript%3Aalert%281%29.html"' in page
+    assert 'a"b' not in page.split("<main", 1)[1]
+
+
 # -- data that documents itself -----------------------------------------------------------------------------
 def test_every_table_is_described_by_its_data_package(report_dir):
     """Each run's ``datapackage.json`` lists every CSV beside it, with the CSV's own columns in order, each with a

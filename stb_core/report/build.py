@@ -41,6 +41,7 @@ import signal
 import subprocess
 import sys
 import threading
+import urllib.parse
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -480,10 +481,10 @@ def write_bytes(path: Path, data: bytes) -> None:
 def site_environment():
     """The Jinja environment of the pages the build writes itself (autoescaped: text from a file name or a
     parameter never becomes markup)."""
-    from jinja2 import Environment, FileSystemLoader, select_autoescape
+    from jinja2 import Environment, FileSystemLoader
     from markupsafe import Markup
 
-    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=select_autoescape(),
+    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=True,
                               trim_blocks=True, lstrip_blocks=True)
     environment.filters["prose"] = lambda text: Markup(prose_inline(text))
     environment.filters["many"] = many
@@ -599,7 +600,7 @@ def _runs() -> list[tuple[str, str]]:
         if page.name == "index.html":
             continue
         record = read_record(page.stem)
-        found.append((page.name, page.stem if record is None else
+        found.append(("./" + urllib.parse.quote(page.name), page.stem if record is None else
                       f"{record['title']}: " + ", ".join(f"{k} = {v}" for k, v in sorted(_changed(page.stem).items()))))
     return found
 
