@@ -41,8 +41,8 @@ import signal
 import subprocess
 import sys
 import threading
-import urllib.parse
 import time
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
 
