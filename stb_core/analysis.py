@@ -74,10 +74,10 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
-    for roll in rules.roll_totals:
+    for roll in game_of(rules).roll_totals:
         q_best[roll] = roll_values(optimal, optimal, playing, roll)
         q_taken[roll] = roll_values(optimal, heuristic, playing, roll)
-    dice_value = {d: sum(float(p) * q_best[r] for r, p in rules.roll_distribution(d).items())
+    dice_value = {d: sum(float(p) * q_best[r] for r, p in game_of(rules).chances(d, exact=True).items())
                   for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)
     v_star = np.asarray(optimal.values, dtype=float)[playing]
@@ -94,7 +94,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
         if not at.any():
             continue
         boards = playing[at]
-        for roll, p in rules.roll_distribution(dice).items():
+        for roll, p in game_of(rules).chances(dice, exact=True).items():
             loss = sense * (q_best[roll][at] - q_taken[roll][at])
             _check_losses(loss, q_best[roll][at], f"{heuristic.policy.name}'s moves for roll {roll}")
             frames.append(pd.DataFrame({
@@ -116,7 +116,7 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     playing = game_of(rules).playing
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
-    for roll in rules.roll_totals:
+    for roll in game_of(rules).roll_totals:
         ma, mb = a.choose(playing, roll), b.choose(playing, roll)
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
@@ -161,7 +161,7 @@ def tied_pairs(solution: Solution) -> int:
     playing = game_of(rules).playing
     values = solution.values
     count = 0
-    for roll in rules.roll_totals:
+    for roll in game_of(rules).roll_totals:
         move = solution.choose(playing, roll)
         pairs = Pairs.on(rules, playing, roll, solution.tie_break)
         if pairs.index.size == 0:

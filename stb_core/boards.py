@@ -126,12 +126,6 @@ def subsets_with_total(total: int, values: tuple[int, ...], most: int) -> list[t
     return sorted(found)
 
 
-def legal_matrix(boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
-    """``legal[i, j]``: whether move ``moves[j]`` is legal on board ``boards[i]`` (its tiles are all open).
-    The one definition of a legal move for arrays of boards (int64); the roll is the moves' common total."""
-    return (boards[:, None] & moves[None, :]) == moves[None, :]
-
-
 # -- arrays of boards -------------------------------------------------------------------------------
 
 def tile_counts(masks: np.ndarray) -> np.ndarray:
@@ -176,6 +170,7 @@ class Levels:
     """
 
     def __init__(self, game):
+        self.game = game
         self.rules = game.rules
         self.catalogue = game.moves
         self.by_count = boards_by_count(game.tiles)
@@ -224,17 +219,20 @@ class Levels:
             empty = np.zeros(0, dtype=np.int64)
             return empty, empty
         if boards.size * moves.size <= PAIR_MATRIX_LIMIT:
-            rows, cols = np.nonzero(legal_matrix(boards, moves))
+            rows, cols = np.nonzero(self.game.legal(boards, moves))
             parents = boards[rows]
             return parents, parents & ~moves[cols]
         found = [(parents, children) for _, parents, children in self.successors(roll, k)]
         return np.concatenate([p for p, _ in found]), np.concatenate([c for _, c in found])
 
     def successors(self, roll: int, k: int):
-        """Yield ``(move, parents, children)`` for the moves adding up to ``roll`` on k-tile boards."""
+        """Yield ``(move, parents, children)`` for the moves of outcome ``roll`` legal on k-tile boards."""
         masks, sizes = self.catalogue.moves(roll), self.catalogue.sizes.get(roll, ())
-        for move, j in zip(masks.tolist(), sizes.tolist(), strict=True):
+        needs = self.game.needs_of(masks) if masks.size else masks
+        for move, j, need in zip(masks.tolist(), sizes.tolist(), needs.tolist(), strict=True):
             if j > k:
                 continue
             children = insert_zero_bits(self._compact[j][k - j], move)
+            if need:  # its blockers must be down once it is played
+                children = children[(children & need) == 0]
             yield move, children | move, children

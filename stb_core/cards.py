@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from .analysis import decision_losses
-from .boards import legal_matrix, tile_counts
+from .boards import tile_counts
 from .game import game_of
 from .objectives import get_objective
 from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves
@@ -44,26 +44,25 @@ Key = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 @lru_cache(maxsize=16)
 def playable_weight(rules: Rules) -> np.ndarray:
     """For every board: how many of the ``sides**dice`` throws of all the dice leave some legal move."""
-    space = game_of(rules)
+    game = game_of(rules)
     weight = np.zeros(rules.states, dtype=np.int64)
-    catalogue = game_of(rules).moves
-    for roll, ways in rules.roll_weights.items():
-        moves = catalogue.moves(roll)
+    for roll, p in game.chances(rules.dice, exact=True).items():
+        moves = game.moves.moves(roll)
         if moves.size:
-            weight += ways * legal_matrix(space.boards, moves).any(axis=1)
+            weight += int(p * rules.outcomes) * game.legal(game.boards, moves).any(axis=1)
     return weight
 
 
 @lru_cache(maxsize=16)
 def makeable_totals(rules: Rules) -> np.ndarray:
-    """For every board: how many of the totals all the dice can show some set of its open tiles adds up to."""
-    space = game_of(rules)
+    """For every board: how many of the outcomes of all the dice leave it some legal move (totals, under the sum
+    rule: the totals some set of its open tiles adds up to)."""
+    game = game_of(rules)
     count = np.zeros(rules.states, dtype=np.int64)
-    catalogue = game_of(rules).moves
-    for roll in rules.roll_weights:
-        moves = catalogue.moves(roll)
+    for roll in game.chances(rules.dice):
+        moves = game.moves.moves(roll)
         if moves.size:
-            count += legal_matrix(space.boards, moves).any(axis=1)
+            count += game.legal(game.boards, moves).any(axis=1)
     return count
 
 

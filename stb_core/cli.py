@@ -15,7 +15,7 @@ import sys
 import time
 from fractions import Fraction
 
-from .boards import board_label, board_sum, board_tiles, parse_tiles
+from .boards import board_label, board_tiles, parse_tiles
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import counts_by_moves
 from .game import check_roll, game_of
@@ -34,8 +34,9 @@ from .players import (
 from .policies import POLICIES, TIE_BREAKS
 from .rules import (
     DICE_RANGE,
+    LAYOUTS,
     MAX_PER_MOVE_RANGE,
-    ONE_DIE_OPTIONS,
+    MOVE_RULES,
     SIDES_RANGE,
     TILES_RANGE,
     WIN_AT_MOST_RANGE,
@@ -43,7 +44,7 @@ from .rules import (
     Rules,
 )
 from .sweep import Solution
-from .valuation import evaluate, final_sum_distribution
+from .valuation import evaluate, expected_rolls, final_sum_distribution, roll_count_distribution
 
 PROG = "python -m stb_core"
 MIN_GAMES = 100  # fewer simulated games give no useful interval
@@ -127,17 +128,25 @@ def _add(group, flag: str, kind, default, help: str) -> None:
 def _rule_flags() -> argparse.ArgumentParser:
     shared = _Parser(add_help=False)
     rules = shared.add_argument_group("rules")
-    _add(rules, "--tiles", integer("tiles", *TILES_RANGE), 9, "tiles 1..N start open (1-24; default 9)")
+    _add(rules, "--tiles", integer("tiles", *TILES_RANGE), 9,
+         "tiles 1..N start open (1-24, the front row of a double-shutter board 1-12; default 9)")
     _add(rules, "--dice", integer("dice", *DICE_RANGE), 2, "dice rolled (1-4; default 2)")
     _add(rules, "--sides", integer("sides", *SIDES_RANGE), 6, "faces per die (2-20; default 6)")
-    _add(rules, "--one-die", choice("one_die", ONE_DIE_OPTIONS), "never",
-         f"when one die may be rolled: {', '.join(ONE_DIE_OPTIONS)} (default never)")
+    _add(rules, "--one-die", str, "never",
+         "when one die may be rolled: never, high-shut (every tile from 7 up shut) or sum-le-K (the tiles that can "
+         "be shut total K or less; sum-le-6 is the pub rule) (default never)")
     rules.add_argument("--one-die-forced", action="store_true",
                        help="one die must be rolled when allowed (default: the player's option)")
     _add(rules, "--max-per-move", integer("max_per_move", *MAX_PER_MOVE_RANGE), None,
          "at most K tiles shut per roll (default: no limit)")
     _add(rules, "--win-at-most", integer("win_at_most", *WIN_AT_MOST_RANGE), 0,
          "won when the open tiles total W or less (default 0: all shut)")
+    _add(rules, "--moves", choice("moves", MOVE_RULES), "sum",
+         "how a roll is used: sum (tiles adding up to the total) or die-or-sum (one tile equal to either die or "
+         "to their total; one or two dice) (default sum)")
+    _add(rules, "--layout", choice("layout", LAYOUTS), "row",
+         "the board: row (tiles 1..N) or double-shutter (a back row behind, shut only once the tile in front is "
+         "down; the front row scores double) (default row)")
     shared.add_argument("--json", action="store_true", help="print JSON")
     return shared
 
@@ -168,12 +177,17 @@ def build_parser() -> argparse.ArgumentParser:
     single = [_rule_flags(), _play_flags(), _open_flag()]
     commands.add_parser("solve", parents=single, help="value of a board under a policy")
     advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
-    commands.add_parser("distribution", parents=single, help="distribution of the final sum left")
+    dist = commands.add_parser("distribution", parents=single,
+                               help="distribution of the final sum left, or of the number of rolls")
+    _add(dist, "--of", choice("of", ("sum", "rolls")), "sum",
+         "what to give the distribution of: sum (the final sum left) or rolls (how many rolls a game lasts, the "
+         "last one that finds no move included) (default sum)")
     commands.add_parser("counts", parents=[_rule_flags(), _open_flag()],
                         help="winning move sequences by number of moves")
     sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
     pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
-    _add(advise, "--roll", integer("roll", 1, 80), None, "the roll total to advise on")
+    _add(advise, "--roll", str, None, "the roll to advise on: its total (e.g. 9), or the dice for moves "
+         "die-or-sum (e.g. 3,5)")
     _add(sim, "--games", integer("games", MIN_GAMES, MAX_GAMES), 100_000, f"games to play ({MIN_GAMES}-{MAX_GAMES:_})")
     _add(sim, "--seed", integer("seed", 0, 2**63 - 1), 0, "random seed (default 0)")
     _add(pub, "--players", integer("players", *PLAYERS_RANGE), 2, "players, each staking 1 (2-6; default 2)")
@@ -187,7 +201,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _rules(args) -> Rules:
     return Rules(tiles=args.tiles, dice=args.dice, sides=args.sides, one_die=args.one_die,
-                 one_die_forced=args.one_die_forced, max_per_move=args.max_per_move, win_at_most=args.win_at_most)
+                 one_die_forced=args.one_die_forced, max_per_move=args.max_per_move, win_at_most=args.win_at_most,
+                 moves=args.moves, layout=args.layout)
+
+
+def _roll(text: str, rules: Rules, board: int) -> int:
+    """The outcome ``--roll`` names, checked before any work: a total (``9``), or under ``die-or-sum`` the dice
+    (``3,5``; one number where one die is rolled)."""
+    game = game_of(rules)
+    if rules.moves == "sum":
+        if not re.fullmatch(r"[0-9]+", text.strip()):
+            raise UserError(f"roll must be a total the dice can show, like 9; got {text!r}")
+        return check_roll(int(text), rules, board)
+    parts = text.split(",")
+    if not all(re.fullmatch(r" *[0-9]+ *", p) for p in parts) or not 1 <= len(parts) <= 2 \
+            or not all(1 <= int(p) <= rules.sides for p in parts):
+        raise UserError(f"roll must be the dice, each 1 to {rules.sides}, like 3,5 (one number for one die); "
+                        f"got {text!r}")
+    code = game.outcome_code(tuple(int(p) for p in parts))
+    if len(parts) not in game.dice_choices(board) or code not in game.totals_from(board):
+        raise UserError(f"roll must be {' or '.join(map(str, game.dice_choices(board)))} dice from open "
+                        f"{board_label(board)}; got {text!r}")
+    return code
 
 
 def _board(args, rules: Rules) -> int:
@@ -245,13 +280,16 @@ def cmd_solve(args, rules: Rules) -> None:
     board = _board(args, rules)
     solution = _solution(args, rules)
     value = solution.value(board)
-    payload = {"value": float(value), "seconds": solution.seconds, **_header(args, rules, board)}
+    rolls = expected_rolls(solution, board)
+    payload = {"value": float(value), "expected_rolls": float(rolls), "seconds": solution.seconds,
+               **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = _fraction(value)
     shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; policy {args.policy}; ties {args.tie_break}",
         f"value of open {board_label(board)}: {shown}",
+        f"expected rolls of a game: {float(rolls):.10g} (the last one, that finds no move, included)",
         f"solved in {solution.seconds:.3f} s",
     ])
 
@@ -260,16 +298,15 @@ def cmd_advise(args, rules: Rules) -> None:
     board = _board(args, rules)
     if game_of(rules).is_won(board):
         raise UserError(f"open {board_label(board)} is already won under these rules: there is nothing to advise")
-    if args.roll is not None:
-        check_roll(args.roll, rules, board)  # before any work
+    roll = None if args.roll is None else _roll(args.roll, rules, board)  # before any work
     solution = _solution(args, rules)
-    if args.roll is None:
+    if roll is None:
         return _advise_dice(args, rules, board, solution)
-    moves = solution.move_values(board, args.roll)
+    moves = solution.move_values(board, roll)
     payload = [{"move": list(move), "value": float(value)} for move, value in moves]
     if not moves:
         lines = [f"No move is legal for open {board_label(board)} and roll {args.roll}: the game is over "
-                 f"with {board_sum(board)} left open."]
+                 f"with {game_of(rules).open_sum(board)} left open."]
     else:
         lines = [f"open {board_label(board)}, roll {args.roll}, objective {args.objective}: "
                  f"value after each move, best first (ties: {args.tie_break})"]
@@ -294,16 +331,22 @@ def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
 def cmd_distribution(args, rules: Rules) -> None:
     board = _board(args, rules)
     start = time.perf_counter()
-    dist = final_sum_distribution(rules, board=board, solution=_solution(args, rules))
+    solution = _solution(args, rules)
+    if args.of == "rolls":
+        dist = roll_count_distribution(solution, board)
+        what, column = "number of rolls", "rolls"
+    else:
+        dist = final_sum_distribution(rules, board=board, solution=solution)
+        what, column = "final sum left", "sum"
     seconds = time.perf_counter() - start
     mean = sum(s * p for s, p in dist.items())
-    payload = {"distribution": {str(s): float(p) for s, p in dist.items()}, "mean": float(mean),
+    payload = {"of": args.of, "distribution": {str(s): float(p) for s, p in dist.items()}, "mean": float(mean),
                "seconds": seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = {str(s): _fraction(p) for s, p in dist.items()}
-    lines = [f"final sum left from open {board_label(board)} ({args.policy} play for {args.objective}, ties "
-             f"{args.tie_break})", "  sum  probability"]
-    lines += [f"  {s:>3}  {float(p):.10g}" for s, p in dist.items()]
+    lines = [f"{what} from open {board_label(board)} ({args.policy} play for {args.objective}, ties "
+             f"{args.tie_break})", f"  {column:>5}  probability"]
+    lines += [f"  {s:>5}  {float(p):.10g}" for s, p in dist.items()]
     lines.append(f"mean {float(mean):.10g}")
     _emit(args, payload, lines)
 
@@ -383,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, InputError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped reading (``| head``): nothing to say, and nothing more to write
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
 
 

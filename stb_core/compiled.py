@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .boards import legal_matrix
 from .game import Game
 from .policies import TieBreak, one_die_plan
 
@@ -65,7 +64,7 @@ def _legal_by_pattern(game: Game, low_bits: int, lo: int):
     lists = []
     for i, total in enumerate(totals):
         moves = game.moves.moves(total)
-        legal = legal_matrix(patterns, moves) if moves.size else np.zeros((patterns.size, 0), dtype=bool)
+        legal = game.legal(patterns, moves) if moves.size else np.zeros((patterns.size, 0), dtype=bool)
         counts[:, i] = legal.sum(axis=1)
         lists.append((moves, legal))
     starts[:, 1:] = np.cumsum(counts, axis=1)
@@ -87,7 +86,7 @@ def board_arrays(game: Game, objective, policy) -> tuple[np.ndarray, np.ndarray]
     utility = np.asarray(objective.values(game), dtype=float)
     if not game.rules.has_one_die_rule:
         return utility, np.zeros(game.states, dtype=np.int8)
-    plan = one_die_plan(game.rules, policy, game.one_die, game.boards, game.sums)
+    plan = one_die_plan(game.rules, policy, game.one_die, game.boards, game.exposed)
     return utility, plan.astype(np.int8)
 
 

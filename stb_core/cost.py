@@ -71,6 +71,7 @@ class SolveCost:
     pairs: int
     largest_level_pairs: int
     largest_roll: int = 12
+    compilable: bool = True  # the compiled sweep applies (one row of tiles, the sum rule)
 
     @property
     def numpy_seconds(self) -> float:
@@ -105,7 +106,7 @@ class SolveCost:
             return self.numpy_seconds
         if path == "compiled":
             return self.compiled_seconds
-        return min(self.numpy_seconds, self.compiled_seconds)
+        return min(self.numpy_seconds, self.compiled_seconds) if self.compilable else self.numpy_seconds
 
     def estimate(self, path: str = "auto", exact: bool = False) -> Estimate:
         """Seconds and bytes of one solve on ``path``."""
@@ -118,7 +119,8 @@ class SolveCost:
             return self.numpy_bytes
         if path == "compiled":
             return self.compiled_bytes
-        return self.numpy_bytes if self.numpy_seconds <= self.compiled_seconds else self.compiled_bytes
+        faster = self.numpy_seconds <= self.compiled_seconds or not self.compilable
+        return self.numpy_bytes if faster else self.compiled_bytes
 
 
 def move_counts(rules: Rules) -> np.ndarray:
@@ -127,25 +129,40 @@ def move_counts(rules: Rules) -> np.ndarray:
     most, largest = rules.most_per_move, rules.largest_roll
     counts = np.zeros((most + 1, largest + 1), dtype=object)
     counts[0, 0] = 1
-    for tile in range(1, min(rules.tiles, largest) + 1):
+    for tile in range(1, min(rules.positions, largest) + 1):
         for k in range(most, 0, -1):
             counts[k, tile:] = counts[k, tile:] + counts[k - 1, :largest + 1 - tile]
     return counts
 
 
+def _moves_by_size(rules: Rules) -> tuple[int, int, list[int], int]:
+    """``(moves, outcomes, moves of each size, largest outcome code)``: counted (one row of tiles 1..N, the sum
+    rule) or, for other boards and move rules, read from the game's move lists (small: one tile per move, or a
+    board of at most 24 tiles with values up to 12)."""
+    if rules.layout == "row" and rules.moves == "sum":
+        counts = move_counts(rules)
+        totals = [r for r in rules.roll_totals if r <= rules.largest_roll]
+        sizes = [sum(counts[k, r] for r in totals) for k in range(counts.shape[0])]
+        return int(sum(counts[:, r].sum() for r in totals)), len(totals), sizes, max(rules.roll_totals)
+    from .game import game_of
+
+    game = game_of(rules)
+    found = [game.moves.sizes[c] for c in game.roll_totals]
+    sizes = np.bincount(np.concatenate(found + [np.zeros(0, np.int64)]), minlength=2).tolist()
+    return sum(sizes), len(game.roll_totals), sizes, max(game.roll_totals)
+
+
 @lru_cache(maxsize=256)
 def solve_cost(rules: Rules) -> SolveCost:
-    """The work of solving ``rules`` (see the module docstring)."""
-    counts = move_counts(rules)
-    n = rules.tiles
-    totals = [r for r in rules.roll_totals if r <= rules.largest_roll]
-    moves = int(sum(counts[:, r].sum() for r in totals))
-    sizes = np.array([sum(counts[k, r] for r in totals) for k in range(counts.shape[0])], dtype=object)
+    """The work of solving ``rules`` (see the module docstring). Blocked tiles (Double Shutter) only remove pairs:
+    the estimate is then an upper bound."""
+    moves, outcomes, sizes, widest = _moves_by_size(rules)
+    n = rules.positions
     pairs = int(sum(int(sizes[k]) << (n - k) for k in range(1, len(sizes)) if k <= n))
     # pairs whose board has j open tiles: sum_k sizes[k] * C(n - k, j - k); the largest level bounds the arrays
     level = max((sum(int(sizes[k]) * comb(n - k, j - k) for k in range(1, min(j, len(sizes) - 1) + 1))
                  for j in range(1, n + 1)), default=0)
-    return SolveCost(1 << n, len(totals), moves, pairs, level, max(rules.roll_totals))
+    return SolveCost(1 << n, outcomes, moves, pairs, level, widest, rules.layout == "row" and rules.moves == "sum")
 
 
 def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
@@ -156,12 +173,12 @@ def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
 def counts_estimate(rules: Rules) -> Estimate:
     """Source 000's exact winning-sequence counts: every legal pair once per number of moves, in Python ints."""
     cost = solve_cost(rules)
-    return Estimate(cost.pairs * COUNT_SECONDS_PER_PAIR, cost.boards * (rules.tiles + 1) * 64)
+    return Estimate(cost.pairs * COUNT_SECONDS_PER_PAIR, cost.boards * (rules.positions + 1) * 64)
 
 
 def simulation_estimate(rules: Rules, games: int) -> Estimate:
     """``games`` simulated games, played a million at a time: each turn of each game, and the per-board counts."""
-    return Estimate(games * (rules.tiles + 1) * SIMULATED_SECONDS_PER_TURN,
+    return Estimate(games * (rules.positions + 1) * SIMULATED_SECONDS_PER_TURN,
                     (rules.states + min(games, 1 << 20) * 8) * 8)
 
 

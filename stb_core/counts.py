@@ -25,17 +25,17 @@ EXACT_COUNT_MAX_TILES = 16
 
 def winning_sequence_counts(rules: Rules) -> np.ndarray:
     """Array ``C[k, S]`` of exact (Python int) weighted winning-sequence counts, ``k = 0 .. tiles``."""
-    if rules.tiles > EXACT_COUNT_MAX_TILES:
+    if rules.positions > EXACT_COUNT_MAX_TILES:
         raise InputError(f"tiles must be at most {EXACT_COUNT_MAX_TILES} for exact sequence counts, "
-                         f"got {rules.tiles}")
+                         f"got {rules.positions}")
     game = game_of(rules)
     levels, n, won = game.levels, game.states, game.won
-    counts = np.zeros((rules.tiles + 1, n), dtype=object)
+    counts = np.zeros((rules.positions + 1, n), dtype=object)
     counts[0, won] = 1
-    for k in range(1, rules.tiles + 1):
+    for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc = np.zeros((k + 1, n), dtype=object)  # acc[j, S]: sequences of j moves from S, summed over rolls
-        for roll, weight in rules.roll_weights.items():
+        for roll, weight in game.weights(rules.dice).items():
             parents, children = levels.pairs(roll, k)
             for moves in range(1, k + 1):
                 np.add.at(acc[moves], parents, weight * counts[moves - 1, children])
@@ -53,22 +53,22 @@ def counts_by_moves(rules: Rules, board: int | None = None) -> dict[int, int]:
     """
     board = rules.full_board if board is None else check_board(board, rules)
     table = winning_sequence_counts(rules)
-    return {k: int(table[k, board]) for k in range(rules.tiles + 1)}
+    return {k: int(table[k, board]) for k in range(rules.positions + 1)}
 
 
 def total_winning_sequences(rules: Rules) -> np.ndarray:
     """Total weighted winning sequences from every board (all lengths): exact ints up to
     ``EXACT_COUNT_MAX_TILES`` tiles, float64 beyond (the key of the ``sequence-count`` policy)."""
-    exact = rules.tiles <= EXACT_COUNT_MAX_TILES
+    exact = rules.positions <= EXACT_COUNT_MAX_TILES
     game = game_of(rules)
     levels, n, won = game.levels, game.states, game.won
     total = np.zeros(n, dtype=object if exact else float)
     total[won] = 1
     acc = np.zeros(n, dtype=total.dtype)
-    for k in range(1, rules.tiles + 1):
+    for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc[boards] = 0
-        for roll, weight in rules.roll_weights.items():
+        for roll, weight in game.weights(rules.dice).items():
             parents, children = levels.pairs(roll, k)
             np.add.at(acc, parents, weight * total[children])
         total[boards] = np.where(won[boards], 1, acc[boards])

@@ -1,23 +1,34 @@
 r"""The game a :class:`~stb_core.rules.Rules` value implies, computed once: one :class:`Game` per rules value.
 
-``Rules`` is the validated description a person writes (tiles, dice, the one-die option, the win threshold);
-``Game`` is what follows from it, each fact with one home:
+``Rules`` is the validated description a person writes (tiles, dice, the one-die option, the win threshold, how
+a roll is used, the board's layout); ``Game`` is what follows from it, each fact with one home:
 
-* the **tiles**: each tile position's value (``tile_values``: tile ``t`` at bit ``t - 1`` is worth ``t`` on the
-  classic board) -- a board whose tiles are not 1..N is a change here, not in the solvers;
-* the **boards** (bit-masks ``0 .. 2**n - 1``) and, for every board, the open tiles' total (``sums``) and number
-  (``counts``), whether the game is over and **won** there (``won``: the only place the rules' win threshold is
-  applied to boards), and whether the **one-die** option is open there (``one_die``);
-* the **moves** for each roll total, in canonical order (``moves``: a :class:`~stb_core.boards.MoveCatalogue`),
-  and the boards grouped by open tiles for the level-by-level sweeps (``levels``);
-* the **chances** of each roll total for each number of dice the rules may roll, exact or float (``chances``).
+* the **tiles** (:class:`Layout`): each tile position's value, its weight in the score, and the tiles that must
+  be down before it can be shut. The classic board is a row ``1..N``; *Double Shutter* puts behind front tile
+  ``k`` a back tile worth ``N + 1 - k`` that can be shut only once front tile ``k`` is down (or in the same
+  move), and scores the front row double. A board of other values, weights or blockers is new data here, not a
+  change to the solvers.
+* the **boards** (bit-masks ``0 .. 2**n - 1``) and, for every board, the open tiles' total (``sums``), its score
+  (``scores``: weighted), the tiles that can be shut now (``exposed``), their number (``counts``), whether the
+  game is over and **won** there (``won``: the only place the rules' win threshold is applied to boards), and
+  whether the **one-die** option is open there (``one_die``);
+* the **outcomes** of a throw and their chances (``chances``), and the **moves** each outcome allows, in
+  canonical order (``moves``). With the sum rule an outcome is the dice's total and a move is a set of open tiles
+  adding up to it; with ``die-or-sum`` an outcome is the pair of dice (its code, :meth:`Game.outcome_code`) and a
+  move is one open tile equal to either die or to their total. Another dice-based rule is one more function
+  from the dice to the values a move may take (:data:`TARGETS`).
+* the boards grouped by open tiles for the level-by-level sweeps (``levels``).
 
-``game_of(rules)`` returns the cached ``Game`` of a rules value; every module reads the game from it rather
-than re-deriving boards, moves or chances from the rules.
+A move is **legal** on a board when its tiles are open and every tile it shuts has its blockers down after the
+move (:meth:`Game.legal`). ``game_of(rules)`` returns the cached ``Game`` of a rules value; every module reads
+the game from it rather than re-deriving boards, moves or chances from the rules.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
@@ -27,38 +38,105 @@ from .boards import Levels, MoveCatalogue, board_label, board_tiles, check_board
 from .rules import InputError, Rules
 
 
+@dataclass(frozen=True)
+class Layout:
+    """The tiles of a board: position ``t`` (bit ``t - 1``) is worth ``values[t - 1]``, counts ``weights[t - 1]``
+    times in the score, and can be shut only when the positions in ``needs[t - 1]`` (a bit-mask) are down."""
+
+    name: str
+    values: tuple[int, ...]
+    weights: tuple[int, ...]
+    needs: tuple[int, ...]
+
+    @property
+    def blocked(self) -> bool:
+        """Whether some tile waits for another."""
+        return any(self.needs)
+
+
+def row(n: int) -> Layout:
+    """The classic board: tiles ``1..n`` in one row."""
+    return Layout("row", tuple(range(1, n + 1)), (1,) * n, (0,) * n)
+
+
+def double_shutter(n: int) -> Layout:
+    """Double Shutter: front tiles ``1..n`` (positions ``1..n``, counting double in the score) and behind front
+    tile ``k`` a back tile worth ``n + 1 - k`` (position ``n + k``), shut only once front tile ``k`` is down."""
+    values = tuple(range(1, n + 1)) + tuple(n + 1 - k for k in range(1, n + 1))
+    needs = (0,) * n + tuple(1 << (k - 1) for k in range(1, n + 1))
+    return Layout("double-shutter", values, (2,) * n + (1,) * n, needs)
+
+
+LAYOUTS = {"row": row, "double-shutter": double_shutter}
+
+
+def die_or_sum(dice: tuple[int, ...]) -> set[int]:
+    """The values one tile may have to be shut by a throw under ``die-or-sum``: either die, or their total."""
+    return {*dice, sum(dice)}
+
+
+TARGETS = {"die-or-sum": die_or_sum}  # dice-based move rules: the values a one-tile move may take from a throw
+
+
 class Game:
     """Everything ``rules`` implies (see the module docstring). Per-board arrays are computed on first use and
     read-only; the compiled sweep of a large board reads only the ones it needs."""
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.tile_values = tuple(range(1, rules.tiles + 1))  # the value of the tile at bit t - 1
+        self.layout = LAYOUTS[rules.layout](rules.tiles)
+        self.tile_values = self.layout.values  # the value of the tile at bit t - 1
         self.tiles = len(self.tile_values)
         self.states = 1 << self.tiles
         self.full_board = self.states - 1
         self.total = sum(self.tile_values)
+        self.plain = not self.layout.blocked and rules.moves == "sum"  # moves are any open tiles adding up
 
     def __repr__(self) -> str:
         return f"Game({self.rules!r})"
 
     # -- per board -------------------------------------------------------------------------------------------
+    def _by_bits(self, per_tile, combine=np.add, dtype=np.int16) -> np.ndarray:
+        """An array over every board built one tile at a time: the boards holding bit ``b`` are those without
+        it, combined with that tile's number -- one pass per tile, no temporaries the size of the board space."""
+        out = np.zeros(self.states, dtype=dtype)
+        for b, value in enumerate(per_tile):
+            combine(out[: 1 << b], value, out=out[1 << b: 2 << b])
+        return _frozen(out)
+
     @cached_property
     def sums(self) -> np.ndarray:
-        """The open tiles' total of every board (int16): the boards holding bit ``b`` are those without it,
-        plus that tile's value -- one pass per tile, no temporaries the size of the board space."""
-        sums = np.zeros(self.states, dtype=np.int16)
-        for b, value in enumerate(self.tile_values):
-            np.add(sums[: 1 << b], value, out=sums[1 << b: 2 << b])
-        return _frozen(sums)
+        """The open tiles' total value on every board (int16)."""
+        return self._by_bits(self.tile_values)
+
+    @cached_property
+    def scores(self) -> np.ndarray:
+        """The score of every board as a final board: its open tiles' values times their weights (the sum left,
+        on a one-row board)."""
+        if not any(w != 1 for w in self.layout.weights):
+            return self.sums
+        return self._by_bits([v * w for v, w in zip(self.tile_values, self.layout.weights, strict=True)])
 
     @cached_property
     def counts(self) -> np.ndarray:
         """The number of open tiles of every board (int8)."""
-        counts = np.zeros(self.states, dtype=np.int8)
-        for b in range(self.tiles):
-            np.add(counts[: 1 << b], 1, out=counts[1 << b: 2 << b])
-        return _frozen(counts)
+        return self._by_bits([1] * self.tiles, dtype=np.int8)
+
+    @cached_property
+    def largest(self) -> np.ndarray:
+        """The largest value among each board's open tiles (0 for the shut box)."""
+        return self._by_bits(self.tile_values, np.maximum)
+
+    @cached_property
+    def exposed(self) -> np.ndarray:
+        """The total value of the tiles that can be shut now on every board (open, with their blockers down)."""
+        if not self.layout.blocked:
+            return self.sums
+        boards = self.boards
+        out = np.zeros(self.states, dtype=np.int16)
+        for b, (value, need) in enumerate(zip(self.tile_values, self.layout.needs, strict=True)):
+            out += np.where(((boards >> b) & 1).astype(bool) & ((boards & need) == 0), value, 0).astype(np.int16)
+        return _frozen(out)
 
     @cached_property
     def won(self) -> np.ndarray:
@@ -70,12 +148,7 @@ class Game:
         """Whether the rules let a single die be rolled from each board."""
         if not self.rules.has_one_die_rule:
             return _frozen(np.zeros(self.states, dtype=bool))
-        allowed = np.empty(self.states, dtype=bool)
-        step = 1 << 20
-        for start in range(0, self.states, step):
-            boards = np.arange(start, min(start + step, self.states), dtype=np.int64)
-            allowed[start:start + boards.size] = self.rules.one_die_allowed(boards, self.sums[boards])
-        return _frozen(allowed)
+        return _frozen(np.asarray(self.rules.one_die_allowed(self.largest, self.exposed), dtype=bool))
 
     @cached_property
     def boards(self) -> np.ndarray:
@@ -92,6 +165,7 @@ class Game:
         """The boards (not won) where the player chooses between one die and all the dice, increasing."""
         return self.boards[self.one_die & ~self.won] if self.rules.offers_dice_choice else self.boards[:0]
 
+    # -- one board -------------------------------------------------------------------------------------------
     def open_sum(self, board: int) -> int:
         """The open tiles' total of one board."""
         return sum(self.tile_values[t - 1] for t in board_tiles(board))
@@ -103,49 +177,99 @@ class Game:
     def dice_choices(self, board: int) -> tuple[int, ...]:
         """The numbers of dice the player may roll from ``board``, increasing: the rules' dice, one die when the
         one-die option is open there (:meth:`Rules.one_die_allowed`), or one die alone when it is forced."""
-        rules = self.rules
-        if not rules.one_die_allowed(int(board), self.open_sum(board)):
+        rules, tiles = self.rules, board_tiles(board)
+        largest = max((self.tile_values[t - 1] for t in tiles), default=0)
+        exposed = sum(self.tile_values[t - 1] for t in tiles if not board & self.layout.needs[t - 1])
+        if not rules.one_die_allowed(largest, exposed):
             return (rules.dice,)
         return (1,) if rules.one_die_forced else (1, rules.dice)
 
     def totals_from(self, board: int) -> list[int]:
-        """Every total the dice may show from ``board`` (one die only where it may be rolled there)."""
-        return sorted({r for d in self.dice_choices(board) for r in self.rules.dice_weights(d)})
+        """Every outcome code the dice may show from ``board`` (one die only where it may be rolled there)."""
+        return sorted({r for d in self.dice_choices(board) for r in self.chances(d)})
 
-    # -- moves -----------------------------------------------------------------------------------------------
+    # -- outcomes of a throw ---------------------------------------------------------------------------------
     @cached_property
-    def moves(self) -> MoveCatalogue:
-        """Every move of every roll total, in canonical order (tuples of tiles compared lexicographically)."""
-        masks, sizes = {}, {}
-        for total in self.roll_totals:
-            subsets = subsets_with_total(total, self.tile_values, self.rules.most_per_move)
-            masks[total] = _frozen(np.array([sum(1 << (t - 1) for t in s) for s in subsets], dtype=np.int64))
-            sizes[total] = _frozen(np.array([len(s) for s in subsets], dtype=np.int64))
-        return MoveCatalogue(self.roll_totals, masks, sizes)
+    def _throws(self) -> dict[int, Counter]:
+        """For each number of dice: how many of the ``sides**dice`` equally likely throws give each outcome."""
+        sides, out = self.rules.sides, {}
+        for dice in self.rules.dice_counts:
+            if self.rules.moves == "sum":  # weights out of sides**dice for all the dice, one die included
+                out[dice] = Counter(self.rules.dice_weights(dice))
+            else:
+                throws = Counter(self.outcome_code(t) for t in itertools.product(range(1, sides + 1), repeat=dice))
+                out[dice] = Counter({c: n * sides ** (self.rules.dice - dice) for c, n in throws.items()})
+        return out
+
+    def outcome_code(self, dice: tuple[int, ...]) -> int:
+        """The code of a throw: its total under the sum rule; under a dice-based rule, the die itself for one die
+        and ``sides + 1 + `` the pair's place among the unordered pairs for two."""
+        if self.rules.moves == "sum":
+            return sum(dice)
+        if len(dice) == 1:
+            return dice[0]
+        low, high = sorted(dice)
+        s = self.rules.sides
+        return s + 1 + (low - 1) * s - (low - 1) * (low - 2) // 2 + (high - low)
+
+    def throw_codes(self, faces: np.ndarray, dice: np.ndarray) -> np.ndarray:
+        """The outcome code of many throws at once: ``faces[i]`` holds throw i's dice, of which the first
+        ``dice[i]`` are used (:meth:`outcome_code` for arrays)."""
+        used = np.arange(faces.shape[1])[None, :] < dice[:, None]
+        if self.rules.moves == "sum":
+            return (faces * used).sum(axis=1)
+        low = faces[:, 0]
+        if faces.shape[1] == 1:
+            return low
+        high = np.where(dice > 1, faces[:, 1], faces[:, 0])
+        low, high = np.minimum(low, high), np.maximum(low, high)
+        s = self.rules.sides
+        pair = s + 1 + (low - 1) * s - (low - 1) * (low - 2) // 2 + (high - low)
+        return np.where(dice > 1, pair, faces[:, 0])
+
+    def dice_of(self, code: int) -> tuple[int, ...]:
+        """The throw an outcome code stands for: the dice, sorted (under the sum rule, the total alone)."""
+        return self._dice_of[code]
 
     @cached_property
-    def levels(self) -> Levels:
-        """The boards grouped by number of open tiles, with the (board, move) pairs of each roll total."""
-        return Levels(self)
+    def _dice_of(self) -> dict[int, tuple[int, ...]]:
+        """The throw each code stands for (a total stands for itself)."""
+        if self.rules.moves == "sum":
+            return {r: (r,) for r in self.roll_totals}
+        s = self.rules.sides
+        pairs = {self.outcome_code((a, b)): (a, b) for a in range(1, s + 1) for b in range(a, s + 1)}
+        return {**{d: (d,) for d in range(1, s + 1)}, **pairs}
 
-    # -- dice ------------------------------------------------------------------------------------------------
+    def outcome_label(self, code: int) -> str:
+        """A code in words: the total (``7``), or the dice (``3 and 5``)."""
+        if self.rules.moves == "sum":
+            return str(code)
+        return " and ".join(map(str, self._dice_of[code]))
+
+    def weights(self, dice: int) -> dict[int, int]:
+        """How many of the ``sides**dice`` equally likely throws of the rules' dice give each outcome when
+        ``dice`` dice are rolled (the common denominator of :meth:`chances`)."""
+        if dice not in self._throws:
+            raise InputError(f"dice must be {' or '.join(map(str, self._throws))} under these rules, got {dice}")
+        return dict(sorted(self._throws[dice].items()))
+
+    def chances(self, dice: int, exact: bool = False) -> dict[int, float | Fraction]:
+        """The chance of each outcome when ``dice`` dice are rolled: exact fractions or floats."""
+        outcomes = self.rules.outcomes
+        return {c: Fraction(w, outcomes) if exact else w / outcomes for c, w in self.weights(dice).items()}
+
     @property
     def dice_counts(self) -> tuple[int, ...]:
         """Every number of dice some board may roll, increasing."""
         return self.rules.dice_counts
 
-    @property
+    @cached_property
     def roll_totals(self) -> tuple[int, ...]:
-        """Every total a roll can show (one die included where it may be rolled), increasing."""
-        return self.rules.roll_totals
-
-    def chances(self, dice: int, exact: bool = False) -> dict[int, float | Fraction]:
-        """The chance of each roll total when ``dice`` dice are rolled: exact fractions or floats."""
-        weights, outcomes = self.rules.dice_weights(dice), self.rules.outcomes
-        return {r: Fraction(w, outcomes) if exact else w / outcomes for r, w in weights.items()}
+        """Every outcome code a throw can give (one die included where it may be rolled), increasing."""
+        return tuple(sorted({c for counts in self._throws.values() for c in counts}))
 
     def chance_arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(p_all, p_one)`` indexed by roll total: the chance of each total with all the dice, and with one
+        """``(p_all, p_one)`` indexed by outcome code: the chance of each outcome with all the dice, and with one
         die (zero where the rules never roll one)."""
         width = max(self.roll_totals) + 1
         p_all, p_one = np.zeros(width), np.zeros(width)
@@ -156,16 +280,57 @@ class Game:
                 p_one[r] = p
         return p_all, p_one
 
+    # -- moves -----------------------------------------------------------------------------------------------
+    @cached_property
+    def moves(self) -> MoveCatalogue:
+        """Every move of every outcome, in canonical order (tuples of tiles compared lexicographically)."""
+        masks, sizes = {}, {}
+        for code in self.roll_totals:
+            if self.rules.moves == "sum":
+                subsets = subsets_with_total(code, self.tile_values, self.rules.most_per_move)
+            else:
+                targets = TARGETS[self.rules.moves](self._dice_of[code])
+                subsets = [(t,) for t in range(1, self.tiles + 1) if self.tile_values[t - 1] in targets]
+            masks[code] = _frozen(np.array([sum(1 << (t - 1) for t in s) for s in subsets], dtype=np.int64))
+            sizes[code] = _frozen(np.array([len(s) for s in subsets], dtype=np.int64))
+        return MoveCatalogue(self.roll_totals, masks, sizes)
+
+    def needs_of(self, moves: np.ndarray) -> np.ndarray:
+        """For each move (bit-masks): the tiles that must be down after it (the blockers of the tiles it shuts)."""
+        moves = np.asarray(moves, dtype=np.int64)
+        out = np.zeros(moves.shape, dtype=np.int64)
+        for b, need in enumerate(self.layout.needs):
+            if need:
+                out |= np.where((moves >> b) & 1, need, 0)
+        return out
+
+    def legal(self, boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``legal[i, j]``: whether move ``moves[j]`` may be played on board ``boards[i]`` -- its tiles are open,
+        and every tile it shuts has its blockers down once the move is played. The one definition of a legal
+        move (int64 arrays; the moves are those of one outcome)."""
+        boards, moves = np.asarray(boards, dtype=np.int64), np.asarray(moves, dtype=np.int64)
+        legal = (boards[:, None] & moves[None, :]) == moves[None, :]
+        if self.layout.blocked:
+            legal &= ((boards[:, None] & ~moves[None, :]) & self.needs_of(moves)[None, :]) == 0
+        return legal
+
+    @cached_property
+    def levels(self) -> Levels:
+        """The boards grouped by number of open tiles, with the (board, move) pairs of each outcome."""
+        return Levels(self)
+
 
 def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
-    """Return ``roll`` if the dice can show that total (from ``board``, when given: one die only where the
-    rules allow it there); raise :class:`InputError` otherwise."""
+    """Return ``roll`` (an outcome code: the total, under the sum rule) if the dice can show it (from ``board``,
+    when given: one die only where the rules allow it there); raise :class:`InputError` otherwise."""
+    game = game_of(rules)
     if board is None:
-        totals, where = sorted(rules.roll_totals), ""
+        totals, where = sorted(game.roll_totals), ""
     else:
-        totals, where = game_of(rules).totals_from(board), f" from open {board_label(board)}"
+        totals, where = game.totals_from(board), f" from open {board_label(board)}"
     if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
-        raise InputError(f"roll must be a total the dice can show{where}, {totals[0]} to {totals[-1]}; got {roll!r}")
+        shown = f"{totals[0]} to {totals[-1]}" if rules.moves == "sum" else "an outcome code of Game.outcome_code"
+        raise InputError(f"roll must be a total the dice can show{where}, {shown}; got {roll!r}")
     return int(roll)
 
 
@@ -183,8 +348,11 @@ def legal_moves(rules: Rules, board: int, roll: int) -> list[tuple[int, ...]]:
 
 def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
     """Bit-masks of the legal moves for ``board`` and ``roll``, canonical order (no validation)."""
-    moves = game_of(rules).moves.moves(roll)
-    return [int(m) for m in moves if board & int(m) == int(m)]
+    game = game_of(rules)
+    moves = game.moves.moves(roll)
+    if moves.size == 0:
+        return []
+    return [int(m) for m in moves[game.legal(np.array([board]), moves)[0]]]
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:

@@ -122,23 +122,23 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def _roll(rng: np.random.Generator, dice: np.ndarray, sides: int) -> np.ndarray:
-    """Totals of ``dice[i]`` dice for each game i (the unused dice of one-die games are dropped)."""
-    faces = rng.integers(1, sides + 1, size=(dice.size, int(dice.max(initial=1))))
-    used = np.arange(faces.shape[1])[None, :] < dice[:, None]
-    return (faces * used).sum(axis=1)
+def _roll(rng: np.random.Generator, dice: np.ndarray, game) -> np.ndarray:
+    """The outcome of ``dice[i]`` dice for each game i (the unused dice of one-die games are dropped): their
+    total, or under a dice-based move rule the throw's code (:meth:`stb_core.game.Game.throw_codes`)."""
+    faces = rng.integers(1, game.rules.sides + 1, size=(dice.size, int(dice.max(initial=1))))
+    return game.throw_codes(faces, dice)
 
 
 def _moves(solution: Solution, boards: np.ndarray, rolls: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The move on each board for its roll: read from the move table, or drawn for a mixture."""
-    if not solution.policy.mixture and solution.rules.tiles <= MOVE_TABLE_MAX_TILES:
+    if not solution.policy.mixture and solution.rules.positions <= MOVE_TABLE_MAX_TILES:
         return solution.sigma[boards, rolls]
     chosen = np.full(boards.size, -1, dtype=np.int64)
     for roll in np.unique(rolls).tolist():
         at = np.flatnonzero(rolls == roll)
         if solution.policy.mixture:
             pairs = Pairs.on(solution.rules, boards[at], roll, solution.tie_break)
-            picked = solution.policy.sample(pairs, rng)
+            picked = solution.policy.sample(pairs, rng, solution.context)
             chosen[at[pairs.index[picked]]] = pairs.move[picked]
         else:
             chosen[at] = solution.choose(boards[at], roll)
@@ -154,7 +154,7 @@ def play_games(solution: Solution, games: int, rng: np.random.Generator, start: 
     playing = np.flatnonzero(~won[boards])
     while playing.size:
         current = boards[playing]
-        rolls = _roll(rng, solution.dice[current].astype(np.int64), rules.sides)
+        rolls = _roll(rng, solution.dice[current].astype(np.int64), game_of(rules))
         chosen = _moves(solution, current, rolls, rng)
         stuck = chosen < 0
         current[~stuck] &= ~chosen[~stuck]
@@ -193,7 +193,7 @@ def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) ->
     turns = []
     while not won[current]:
         dice = int(solution.dice[current])
-        roll = int(_roll(rng, np.array([dice]), rules.sides)[0])
+        roll = int(_roll(rng, np.array([dice]), game_of(rules))[0])
         move = int(_moves(solution, np.array([current]), np.array([roll]), rng)[0])
         after = current & ~move if move >= 0 else current
         turns.append({"turn": len(turns) + 1, "open": board_tiles(current), "dice": dice, "roll": roll,

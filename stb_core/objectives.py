@@ -7,7 +7,12 @@ expected value. Built in:
 * ``win``            -- ``u(F) = 1`` if the game is won on ``F`` (:attr:`stb_core.game.Game.won`), else 0; maximise;
 * ``remaining-sum``  -- ``u(F)`` = sum of the open tiles; minimise (source 002's "traditional score" is
                         the tile total minus this);
-* ``flipped-count``  -- ``u(F)`` = number of tiles shut; maximise.
+* ``flipped-count``  -- ``u(F)`` = number of tiles shut; maximise;
+* ``digits``         -- ``u(F)`` = the open tiles read in increasing order as a number ({1, 4, 7} scores 147);
+                        minimise (one row of up to 12 tiles).
+
+``remaining-sum`` is the board's score: the sum left on one row; with Double Shutter the back row's values plus
+twice the front row's.
 
 :func:`custom_objective` builds any other from a function of the final board or of the final sum left.
 
@@ -20,6 +25,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from numbers import Real
 
 import numpy as np
@@ -27,7 +33,7 @@ import numpy as np
 from .game import Game
 from .rules import InputError
 
-OBJECTIVES = ("win", "remaining-sum", "flipped-count")
+OBJECTIVES = ("win", "remaining-sum", "flipped-count", "digits")
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,28 @@ def _won(game: Game, boards: np.ndarray) -> np.ndarray:
 
 
 def _remaining_sum(game: Game, boards: np.ndarray) -> np.ndarray:
-    return game.sums[boards].astype(float)
+    return game.scores[boards].astype(float)
+
+
+DIGITS_MAX_TILES = 12  # up to here every digit score is an integer a float holds exactly (below 2**53)
+
+
+@lru_cache(maxsize=8)
+def digit_scores(game: Game) -> np.ndarray:
+    """Every board's open tiles read in increasing order as one decimal number ({1, 4, 7} scores 147, {2, 10}
+    210, the shut box 0): appending tile ``t`` to the number of the tiles below it, one tile at a time."""
+    if game.layout.name != "row" or game.tiles > DIGITS_MAX_TILES:
+        raise InputError(f"objective 'digits' reads a row of up to {DIGITS_MAX_TILES} tiles as a number; "
+                         f"got {game.rules.describe()}")
+    scores = np.zeros(game.states, dtype=np.int64)
+    for b, value in enumerate(game.tile_values):
+        scores[1 << b: 2 << b] = scores[: 1 << b] * 10 ** len(str(value)) + value
+    scores.flags.writeable = False
+    return scores
+
+
+def _digits(game: Game, boards: np.ndarray) -> np.ndarray:
+    return digit_scores(game)[boards].astype(float)
 
 
 def _flipped_count(game: Game, boards: np.ndarray) -> np.ndarray:
@@ -77,6 +104,7 @@ BUILT_IN = {
     "win": Objective("win", +1, _won),
     "remaining-sum": Objective("remaining-sum", -1, _remaining_sum),
     "flipped-count": Objective("flipped-count", +1, _flipped_count),
+    "digits": Objective("digits", -1, _digits),
 }
 
 

@@ -35,10 +35,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
-from .boards import board_tiles, legal_matrix, tile_counts
+from .boards import board_tiles, tile_counts
 from .game import game_of
 from .objectives import Objective
 from .rules import InputError, Rules
@@ -149,6 +150,7 @@ TIE_BREAKS = {
     "canonical": TieBreak("canonical", "the first move in lexicographic order of its sorted tiles"),
     "fewest-tiles": TieBreak("fewest-tiles", "fewest tiles, then the highest tiles", fewest_then_highest, 1),
     "most-tiles": TieBreak("most-tiles", "most tiles, then the highest tiles", most_then_highest, 2),
+    "random": TieBreak("random", "each of the equally good moves with the same chance (valued exactly)", kind=-1),
 }
 
 
@@ -197,10 +199,10 @@ class Pairs:
         if moves.size == 0:
             empty = np.zeros(0, dtype=np.int64)
             return cls(roll, boards.size, empty, empty, empty, empty, empty)
-        rows, cols = np.nonzero(legal_matrix(boards, moves))
+        rows, cols = np.nonzero(game_of(rules).legal(boards, moves))
         parent = boards[rows]
         return cls(roll, boards.size, parent, parent & ~moves[cols], rows, moves[cols],
-                   tie.rank(moves, rules.tiles)[cols])
+                   tie.rank(moves, rules.positions)[cols])
 
 
 @dataclass(frozen=True)
@@ -239,9 +241,9 @@ class Policy:
         """Mask over ``pairs``: the one move chosen per board (the tie-break decides among equals)."""
         return pick_moves(pairs.index, pairs.size, self.keys(context, pairs), pairs.rank)
 
-    def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
+    def weights(self, pairs: Pairs, exact: bool = False, context: Context | None = None) -> np.ndarray:
         """Chance of each pair's move for a mixture policy (summing to 1 per board with a move; Fractions
-        when ``exact``)."""
+        when ``exact``; ``context``: the values so far, for a mixture that ranks by them)."""
         raise InputError(f"policy {self.name!r} is deterministic: it has a move table, not move chances")
 
     def __repr__(self) -> str:
@@ -290,6 +292,21 @@ def key_policy(name: str, key: Callable[[Rules], Callable]) -> KeyRanked:
     return KeyRanked(name, key)
 
 
+def _uniform(among: np.ndarray, pairs: Pairs, exact: bool) -> np.ndarray:
+    """The chance of each pair when each board plays one of its pairs in ``among`` (a mask), each alike."""
+    count = np.bincount(pairs.index[among], minlength=pairs.size)[pairs.index]
+    if exact:
+        return np.array([Fraction(int(a), c) if c else Fraction(0) for a, c in zip(among.tolist(), count.tolist(),
+                                                                                    strict=True)], dtype=object)
+    return np.where(among, 1.0 / np.maximum(count, 1), 0.0)
+
+
+def _draw(among: np.ndarray, pairs: Pairs, rng: np.random.Generator) -> np.ndarray:
+    """Mask over ``pairs``: one pair in ``among`` per board, drawn uniformly with ``rng``."""
+    key = np.where(among, rng.random(pairs.index.size), -1.0)
+    return pick_moves(pairs.index, pairs.size, [(key, False)], pairs.rank) & among
+
+
 class UniformRandom(Policy):
     """Every legal move with equal chance: valued exactly as the average over the legal moves."""
 
@@ -299,15 +316,62 @@ class UniformRandom(Policy):
     def keys(self, context: Context, pairs: Pairs):
         raise InputError("policy 'random' has no single move: it is a mixture of every legal move")
 
-    def weights(self, pairs: Pairs, exact: bool = False) -> np.ndarray:
-        count = np.bincount(pairs.index, minlength=pairs.size)[pairs.index]
-        if exact:
-            return np.array([Fraction(1, c) for c in count.tolist()], dtype=object)
-        return 1.0 / count
+    def weights(self, pairs: Pairs, exact: bool = False, context: Context | None = None) -> np.ndarray:
+        return _uniform(np.ones(pairs.index.size, dtype=bool), pairs, exact)
 
-    def sample(self, pairs: Pairs, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, pairs: Pairs, rng: np.random.Generator, context: Context | None = None) -> np.ndarray:
         """Mask over ``pairs``: one move per board drawn uniformly with ``rng``."""
-        return pick_moves(pairs.index, pairs.size, [(rng.random(pairs.index.size), False)], pairs.rank)
+        return _draw(np.ones(pairs.index.size, dtype=bool), pairs, rng)
+
+
+@dataclass(frozen=True, repr=False)
+class RandomTies(Policy):
+    """A ranking policy whose equally ranked moves are played with equal chances (``tie_break="random"``): a
+    mixture over the moves it ranks first, valued exactly as their average."""
+
+    inner: Policy
+    mixture = True
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.inner.name
+
+    @property
+    def dice_direction(self) -> int:  # type: ignore[override]
+        return self.inner.dice_direction
+
+    @property
+    def dice_rule(self) -> str | None:  # type: ignore[override]
+        return self.inner.dice_rule
+
+    @property
+    def uses_values(self) -> bool:  # type: ignore[override]
+        return self.inner.uses_values
+
+    def bind(self, rules: Rules) -> RandomTies:
+        return RandomTies(self.inner.bind(rules))
+
+    def _first(self, context: Context, pairs: Pairs) -> np.ndarray:
+        """The pairs the inner policy ranks first on their board (every key equal to the best)."""
+        alive = np.ones(pairs.index.size, dtype=bool)
+        for key, tolerant in self.inner.keys(context, pairs):
+            best = _per_parent_best(pairs.index[alive], pairs.size, key[alive])
+            alive &= _equal_to_best(key, best[pairs.index], tolerant)
+        return alive
+
+    def weights(self, pairs: Pairs, exact: bool = False, context: Context | None = None) -> np.ndarray:
+        return _uniform(self._first(context, pairs), pairs, exact)
+
+    def sample(self, pairs: Pairs, rng: np.random.Generator, context: Context | None = None) -> np.ndarray:
+        return _draw(self._first(context, pairs), pairs, rng)
+
+
+def with_random_ties(policy: Policy) -> Policy:
+    """``policy`` playing its equally ranked moves with equal chances; refused for a policy that ranks no moves."""
+    if policy.mixture or not isinstance(policy, ValueRanked | KeyRanked):
+        raise InputError(f"tie_break random needs a policy that ranks moves (optimal, worst or a named heuristic); "
+                         f"policy {policy.name!r} does not")
+    return RandomTies(policy)
 
 
 @dataclass(frozen=True, repr=False)
@@ -356,9 +420,74 @@ def call_policy(function: PolicyFunction, board: int, roll: int, options: list[i
 
 
 # -- the named policies -----------------------------------------------------------------------------------
+@lru_cache(maxsize=16)
+def _move_ranks(rules: Rules) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every move of the game (sorted bit-masks) with its tile count and two dense ranks of its tiles' values:
+    ``high`` orders moves by their values in decreasing order, compared lexicographically (the larger ranks
+    higher: {9, 1} above {9}, {9} above {8, 7}); ``low`` by their values in increasing order ({1, 8} below
+    {2, 7}, {1, 2, 6} below {1, 8})."""
+    game = game_of(rules)
+    masks = np.unique(np.concatenate([game.moves.moves(r) for r in game.roll_totals] + [np.zeros(0, np.int64)]))
+    values = [sorted((game.tile_values[t - 1] for t in board_tiles(m)), reverse=True) for m in masks.tolist()]
+
+    def dense(keys) -> np.ndarray:
+        order = {k: i for i, k in enumerate(sorted(set(keys)))}
+        return np.array([order[k] for k in keys], dtype=np.int64)
+
+    high = dense([tuple(v) for v in values])
+    low = dense([tuple(reversed(v)) for v in values])
+    return masks, np.array([len(v) for v in values], dtype=np.int64), high, low
+
+
+def _lookup(rules: Rules, column: int):
+    """A key function reading one column of :func:`_move_ranks` for the moves of the pairs."""
+    table = _move_ranks(rules)
+    masks, values = table[0], table[column]
+    return lambda moves: values[np.searchsorted(masks, moves)]
+
+
 def _highest_tile(rules: Rules):
-    tiles = rules.tiles
-    return lambda parents, children, moves: fewest_then_highest(moves, tiles)
+    """Fewest tiles, then the highest tiles (by value, compared from the highest down): source 002's rule."""
+    count, high = _lookup(rules, 1), _lookup(rules, 2)
+    return lambda parents, children, moves: high(moves) - count(moves) * (1 << 40)
+
+
+def _largest_tile(rules: Rules):
+    """The largest tile, then the largest second tile, and so on (the literature's "largest tile first")."""
+    high = _lookup(rules, 2)
+    return lambda parents, children, moves: high(moves)
+
+
+def _lowest_tile(rules: Rules):
+    """The lowest tile, then the lowest second tile, and so on."""
+    low = _lookup(rules, 3)
+    return lambda parents, children, moves: -low(moves)
+
+
+def _tile_count(sign: int):
+    def key(rules: Rules):
+        count = _lookup(rules, 1)
+        return lambda parents, children, moves: sign * count(moves)
+    return key
+
+
+@lru_cache(maxsize=16)
+def playable_outcomes(rules: Rules) -> np.ndarray:
+    """For every board: how many outcomes of a throw of all the dice leave it some legal move."""
+    game = game_of(rules)
+    count = np.zeros(game.states, dtype=np.int64)
+    for code in game.chances(rules.dice):
+        moves = game.moves.moves(code)
+        if moves.size:
+            count += game.legal(game.boards, moves).any(axis=1)
+    count.flags.writeable = False
+    return count
+
+
+def _most_options(rules: Rules):
+    """The move after which the most outcomes of the next throw can still be played."""
+    options = playable_outcomes(rules)
+    return lambda parents, children, moves: options[children]
 
 
 class _SequenceCount:
@@ -378,6 +507,11 @@ POLICY_OBJECTS: dict[str, Policy] = {
     "highest-tile": KeyRanked("highest-tile", _highest_tile),
     "sequence-count": KeyRanked("sequence-count", _SequenceCount()),
     "random": UniformRandom(),
+    "largest-tile": KeyRanked("largest-tile", _largest_tile),
+    "lowest-tile": KeyRanked("lowest-tile", _lowest_tile),
+    "fewest-tiles": KeyRanked("fewest-tiles", _tile_count(-1)),
+    "most-tiles": KeyRanked("most-tiles", _tile_count(+1)),
+    "most-options": KeyRanked("most-options", _most_options),
 }
 POLICIES = tuple(POLICY_OBJECTS)
 

@@ -1,6 +1,7 @@
 """Game variants of Shut the Box, each described by one immutable, validated :class:`Rules` value.
 
-A game: tiles ``1..tiles`` start open. Each turn the player rolls the dice and shuts open tiles whose
+A game: tiles ``1..tiles`` start open (or, with ``layout="double-shutter"``, a front row ``1..tiles`` and a back
+row behind it, see :mod:`stb_core.game`). Each turn the player rolls the dice and shuts open tiles whose
 numbers add up to the roll total (at most ``max_per_move`` of them). The game ends when no set of open
 tiles adds up to the roll (the player is stuck), or as soon as the open tiles total ``win_at_most`` or
 less (the player has won; the default 0 means every tile is shut).
@@ -9,10 +10,14 @@ The one-die option lets the player roll a single die instead of ``dice`` dice:
 
 * ``never``      -- always roll all the dice;
 * ``high-shut``  -- allowed once every tile from 7 up is shut (The Riddler, April 13 2018);
-* ``sum-le-6``   -- allowed when the open tiles total 6 or less (the common pub rule).
+* ``sum-le-K``   -- allowed when the tiles that can be shut now total ``K`` or less, for any ``K`` from 1 to the
+  tile total (``sum-le-6``: the common pub rule; ``sum-le-5``: "less than 6", as many writers put it).
 
 With ``one_die_forced`` the single die is not an option but the rule: it must be rolled whenever the
 condition holds.
+
+How a roll is used (``moves``): ``sum`` shuts open tiles adding up to the dice's total; ``die-or-sum`` (one or
+two dice: "Thai style") shuts exactly one open tile equal to either die or to their total.
 
 Degenerate but legitimate rule sets are accepted as the no-ops they are: a one-die rule with one die (there
 is nothing to choose), a per-move cap above the number of tiles (no cap), a win threshold at or above the
@@ -29,7 +34,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 
-ONE_DIE_OPTIONS = ("never", "high-shut", "sum-le-6")
+ONE_DIE_OPTIONS = ("never", "high-shut", "sum-le-6")  # the named ones; sum-le-K takes any K (see Rules)
+MOVE_RULES = ("sum", "die-or-sum")
+LAYOUTS = ("row", "double-shutter")
+DOUBLE_SHUTTER_MAX = 12  # a double-shutter board of 12 front tiles has 24 tiles in all
 
 TILES_RANGE = (1, 24)
 DICE_RANGE = (1, 4)
@@ -71,20 +79,34 @@ def total_distribution(dice: int, sides: int) -> dict[int, int]:
 class Rules:
     """One variant of the game; invalid values raise :class:`InputError` when the value is built."""
 
-    tiles: int = 9                    # tiles 1..tiles start open (1-24)
+    tiles: int = 9                    # tiles 1..tiles start open (1-24; the front row of a double-shutter board)
     dice: int = 2                     # dice rolled normally (1-4)
     sides: int = 6                    # faces per die (2-20)
-    one_die: str = "never"            # never | high-shut | sum-le-6: when a single die may be rolled
+    one_die: str = "never"            # never | high-shut | sum-le-K: when a single die may be rolled
     one_die_forced: bool = False      # True: the single die must be rolled when allowed
     max_per_move: int | None = None   # at most this many tiles shut by one roll (None: no limit)
     win_at_most: int = 0              # won as soon as the open tiles total this or less
+    moves: str = "sum"                # sum: tiles adding up to the roll | die-or-sum: one tile, a die or the sum
+    layout: str = "row"               # row: tiles 1..tiles | double-shutter: a back row behind them
 
     def __post_init__(self) -> None:
-        _check_int("tiles", self.tiles, *TILES_RANGE)
+        if self.layout not in LAYOUTS:
+            raise InputError(f"layout must be one of {', '.join(LAYOUTS)}; got {self.layout!r}")
+        if self.layout == "double-shutter":
+            _check_int("tiles", self.tiles, 1, DOUBLE_SHUTTER_MAX)
+        else:
+            _check_int("tiles", self.tiles, *TILES_RANGE)
         _check_int("dice", self.dice, *DICE_RANGE)
         _check_int("sides", self.sides, *SIDES_RANGE)
-        if self.one_die not in ONE_DIE_OPTIONS:
-            raise InputError(f"one_die must be one of {', '.join(ONE_DIE_OPTIONS)}; got {self.one_die!r}")
+        if self.moves not in MOVE_RULES:
+            raise InputError(f"moves must be one of {', '.join(MOVE_RULES)}; got {self.moves!r}")
+        if self.moves == "die-or-sum" and self.dice > 2:
+            raise InputError(f"dice must be 1 or 2 for moves die-or-sum (one tile: a die or their sum); got "
+                             f"{self.dice}")
+        if not isinstance(self.one_die, str) or not (self.one_die in ("never", "high-shut")
+                                                     or self.one_die_threshold is not None):
+            raise InputError(f"one_die must be never, high-shut or sum-le-K with K from 1 to {WIN_AT_MOST_RANGE[1]} "
+                             f"(e.g. sum-le-6); got {self.one_die!r}")
         if not isinstance(self.one_die_forced, bool):
             raise InputError(f"one_die_forced must be True or False, got {self.one_die_forced!r}")
         if self.max_per_move is not None:
@@ -93,24 +115,40 @@ class Rules:
 
     # -- the board ---------------------------------------------------------------------------------
     @property
+    def positions(self) -> int:
+        """How many tiles the board has (bits of a board): ``tiles``, or twice that with a back row."""
+        return 2 * self.tiles if self.layout == "double-shutter" else self.tiles
+
+    @property
     def total(self) -> int:
-        """Sum of all the tiles, 1 + 2 + ... + tiles."""
-        return self.tiles * (self.tiles + 1) // 2
+        """Sum of all the tiles' values: 1 + 2 + ... + tiles (each row, with a back row)."""
+        return self.tiles * (self.tiles + 1) // (1 if self.layout == "double-shutter" else 2)
 
     @property
     def full_board(self) -> int:
         """Bit-mask of the starting board: every tile open."""
-        return (1 << self.tiles) - 1
+        return (1 << self.positions) - 1
 
     @property
     def states(self) -> int:
-        """Number of boards (bit-masks 0 .. 2**tiles - 1)."""
-        return 1 << self.tiles
+        """Number of boards (bit-masks 0 .. 2**positions - 1)."""
+        return 1 << self.positions
 
     @property
     def most_per_move(self) -> int:
         """The most tiles one move may shut (the cap, or every tile when there is none)."""
-        return min(self.max_per_move or self.tiles, self.tiles)
+        most = 1 if self.moves == "die-or-sum" else self.positions
+        return min(self.max_per_move or most, most)
+
+    @property
+    def one_die_threshold(self) -> int | None:
+        """``K`` of ``sum-le-K``, else None. ``K`` runs from 1 to 300 (the largest tile total); one at or above
+        this board's total is the degenerate rule it reads as: one die wherever the game goes on."""
+        text = self.one_die.removeprefix("sum-le-") if isinstance(self.one_die, str) else ""
+        if text != self.one_die and text.isascii() and text.isdigit() and text == str(int(text)) \
+                and 1 <= int(text) <= WIN_AT_MOST_RANGE[1]:
+            return int(text)
+        return None
 
     def is_won(self, open_sum):
         """Whether a board whose open tiles total ``open_sum`` is won (works on arrays too)."""
@@ -173,25 +211,31 @@ class Rules:
         """Every total a roll can show under these rules (one die included when it may be rolled)."""
         return tuple(sorted({r for d in self.dice_counts for r in self.dice_weights(d)}))
 
-    def one_die_allowed(self, boards, open_sums):
-        """Whether the single die may be rolled from each board (bit-masks, with their open-tile totals;
-        arrays or plain ints): ``high-shut`` once every tile from 7 up is shut, ``sum-le-6`` when the open
-        tiles total 6 or less; never when the rules have no one-die option (or only one die)."""
+    def one_die_allowed(self, largest_open, exposed_sums):
+        """Whether the single die may be rolled from each board, given the largest value among its open tiles
+        and the total of the tiles that can be shut now (arrays or plain ints): ``high-shut`` once every tile
+        worth 7 or more is shut, ``sum-le-K`` when the tiles that can be shut now total ``K`` or less; never when
+        the rules have no one-die option (or only one die)."""
         if not self.has_one_die_rule:
-            return open_sums < 0  # all False, in the shape of the input
+            return exposed_sums < 0  # all False, in the shape of the input
         if self.one_die == "high-shut":
-            return (boards >> (HIGH_TILE - 1)) == 0
-        return open_sums <= 6
+            return largest_open < HIGH_TILE
+        return exposed_sums <= self.one_die_threshold
 
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""
         counts = {1: "one", 2: "two", 3: "three", 4: "four"}
         dice = f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"
         parts = ["tile 1" if self.tiles == 1 else f"tiles 1–{self.tiles}", dice]
+        if self.layout == "double-shutter":
+            parts[0] = f"Double Shutter ({parts[0]} in front, a back row behind)"
+        if self.moves == "die-or-sum":
+            parts.append("one tile a roll: a die or their sum")
         if self.has_one_die_rule:
-            when = "once every tile from 7 up is shut" if self.one_die == "high-shut" else "at 6 or less left"
+            when = ("once every tile from 7 up is shut" if self.one_die == "high-shut"
+                    else f"at {self.one_die_threshold} or less left")
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
-        if self.max_per_move is not None and self.max_per_move < self.tiles:
+        if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:
             parts.append(f"at most {self.max_per_move} tiles per roll")
         if self.win_at_most >= self.total:
             parts.append("won before the first roll")

@@ -53,6 +53,7 @@ from .policies import (
     get_tie_break,
     one_die_plan,
     same_value,
+    with_random_ties,
 )
 from .rules import InputError, Rules
 
@@ -80,7 +81,7 @@ def level_pairs(levels: Levels, tie: TieBreak, roll: int, k: int) -> Pairs:
     def rank(pairs: Pairs) -> np.ndarray:
         moves = game_of(rules).moves.moves(roll)  # canonical order; look moves up through a sorted copy
         order = np.argsort(moves, kind="stable")
-        return tie.rank(moves, rules.tiles)[order[np.searchsorted(moves[order], pairs.move)]]
+        return tie.rank(moves, rules.positions)[order[np.searchsorted(moves[order], pairs.move)]]
 
     return Pairs(roll, levels.boards(k).size, parent, child, lambda pairs: levels.position(pairs.parent), rank=rank)
 
@@ -116,7 +117,7 @@ def _outcome_of_roll(policy: Policy, context: Context, pairs: Pairs, boards: np.
     if pairs.parent.size == 0:
         return after, moved, played
     if policy.mixture:  # the average over the moves, weighted by their chances
-        np.add.at(after, pairs.index, policy.weights(pairs, context.exact) * values[pairs.child])
+        np.add.at(after, pairs.index, policy.weights(pairs, context.exact, context) * values[pairs.child])
         moved[pairs.index] = True
         return after, moved, played
     chosen = policy.choose(context, pairs)
@@ -162,7 +163,7 @@ def bellman_sweep(game: Game, objective: Objective, policy: Policy, tie: TieBrea
     chances = {c: game.chances(c, exact) for c in game.dice_counts}
     values[0] = utility[0]
     direction = policy.dice_direction * objective.sense
-    plan = one_die_plan(rules, policy, game.one_die, game.boards, game.sums) if rules.has_one_die_rule else None
+    plan = one_die_plan(rules, policy, game.one_die, game.boards, game.exposed) if rules.has_one_die_rule else None
     for k in range(1, game.tiles + 1):
         boards = levels.boards(k)
         stuck = utility[boards]
@@ -240,7 +241,7 @@ class Solution:
 
         Read from :attr:`sigma` when the table is kept, otherwise chosen by the same rule."""
         boards = np.asarray(boards, dtype=np.int64)
-        if self.rules.tiles <= MOVE_TABLE_MAX_TILES:
+        if self.rules.positions <= MOVE_TABLE_MAX_TILES:
             return self.sigma[boards, roll]
         return self._choose(boards, roll)
 
@@ -262,9 +263,9 @@ class Solution:
         self._deterministic()
         if self.moves is not None:
             return self.moves
-        if self.rules.tiles > MOVE_TABLE_MAX_TILES:
+        if self.rules.positions > MOVE_TABLE_MAX_TILES:
             raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a move table (boards x roll "
-                             f"totals in memory), got {self.rules.tiles}")
+                             f"totals in memory), got {self.rules.positions}")
         if self.path == "compiled":
             from . import compiled
 
@@ -290,7 +291,7 @@ class Solution:
             ones = np.full(index.size, Fraction(1), dtype=object) if self.exact else np.ones(index.size)
             return index, boards[index] & ~move[index], ones
         pairs = Pairs.on(self.rules, boards, roll, self.tie_break)
-        return pairs.index, pairs.child, self.policy.weights(pairs, self.exact)
+        return pairs.index, pairs.child, self.policy.weights(pairs, self.exact, self.context)
 
     # -- one position -------------------------------------------------------------------------------------
     def move_values(self, board: int, roll: int) -> list[tuple[tuple[int, ...], object]]:
@@ -363,20 +364,21 @@ def choose_path(rules: Rules, policy: Policy, exact: bool, path: str) -> str:
     both."""
     if path not in PATHS:
         raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
-    compilable = not exact and not policy.mixture
+    compilable = not exact and not policy.mixture and game_of(rules).plain
     if path == "compiled":
         if not compilable:
-            raise InputError("path 'compiled' needs floats and a deterministic policy")
-        if not policy.uses_values and rules.tiles > MOVE_TABLE_MAX_TILES:
+            raise InputError("path 'compiled' needs floats, a deterministic policy, one row of tiles and the sum "
+                             "rule")
+        if not policy.uses_values and rules.positions > MOVE_TABLE_MAX_TILES:
             raise InputError(f"tiles must be at most {MOVE_TABLE_MAX_TILES} for a compiled heuristic (its move table "
-                             f"is kept in memory), got {rules.tiles}")
+                             f"is kept in memory), got {rules.positions}")
         return "compiled"
-    if path == "auto" and compilable and (policy.uses_values or rules.tiles <= MOVE_TABLE_MAX_TILES):
+    if path == "auto" and compilable and (policy.uses_values or rules.positions <= MOVE_TABLE_MAX_TILES):
         from . import compiled
         from .cost import solve_cost
 
         cost = solve_cost(rules)
-        faster = rules.tiles >= COMPILED_MIN_TILES or cost.numpy_seconds > cost.compiled_seconds + 1.0
+        faster = rules.positions >= COMPILED_MIN_TILES or cost.numpy_seconds > cost.compiled_seconds + 1.0
         return "compiled" if faster and compiled.available() else "numpy"
     return "numpy"
 
@@ -388,11 +390,11 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
     (optional) is told the share of the sweep done as it goes."""
     rules = check_rules(rules)
     obj, chosen, tie = get_objective(objective), get_policy(policy), get_tie_break(tie_break)
-    if exact and rules.tiles > EXACT_MAX_TILES:
-        raise InputError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}")
+    if exact and rules.positions > EXACT_MAX_TILES:
+        raise InputError(f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.positions}")
     if path not in PATHS:
         raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
-    if not (isinstance(objective, str) and isinstance(policy, str) and rules.tiles <= CACHE_MAX_TILES):
+    if not (isinstance(objective, str) and isinstance(policy, str) and rules.positions <= CACHE_MAX_TILES):
         return _run(rules, obj, chosen, tie, exact, path, progress)
     key = (rules, obj.name, chosen.name, tie.name, exact, path)
     if key not in _KEPT:
@@ -416,6 +418,8 @@ def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exac
     from .cost import check_affordable
 
     bound = policy.bind(rules)
+    if tie.kind < 0:  # random among equals: the policy becomes the mixture of its equally ranked moves
+        bound = with_random_ties(bound)
     path = choose_path(rules, bound, exact, path)
     check_affordable(rules, path, exact)
     game = game_of(rules)
@@ -430,7 +434,7 @@ def _run(rules: Rules, objective: Objective, policy: Policy, tie: TieBreak, exac
             values, dice = compiled.sweep_table(game, objective, bound, sigma, progress)
     else:
         # a heuristic's choices are made in the sweep anyway: kept at no cost; the optimum's when first asked
-        record = rules.tiles <= MOVE_TABLE_MAX_TILES and not bound.uses_values
+        record = rules.positions <= MOVE_TABLE_MAX_TILES and not bound.uses_values
         values, dice, sigma = bellman_sweep(game, objective, bound, tie, exact, record=record, progress=progress)
     for array in (values, dice) + ((sigma,) if sigma is not None else ()):
         array.flags.writeable = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, board_tiles, legal_matrix, tile_counts
+from .boards import board_label, board_tiles, tile_counts
 from .counts import winning_sequence_counts
 from .game import game_of
 from .objectives import get_objective
@@ -34,8 +34,8 @@ def value_name(objective) -> str:
 
 
 def _check_size(rules: Rules) -> None:
-    if rules.tiles > PER_BOARD_MAX_TILES:
-        raise InputError(f"tiles must be at most {PER_BOARD_MAX_TILES} for per-board tables, got {rules.tiles}")
+    if rules.positions > PER_BOARD_MAX_TILES:
+        raise InputError(f"tiles must be at most {PER_BOARD_MAX_TILES} for per-board tables, got {rules.positions}")
 
 
 def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_break="canonical",
@@ -72,13 +72,14 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     _check_size(rules)
     name = value_name(solution.objective)
     sense = solution.objective.sense
-    playing = game_of(rules).playing
+    game = game_of(rules)
+    playing = game.playing
     frames = []
-    for roll in rules.roll_totals:
-        moves = game_of(rules).moves.moves(roll)
+    for roll in game.roll_totals:
+        moves = game.moves.moves(roll)
         if moves.size == 0:
             continue
-        rows, cols = np.nonzero(legal_matrix(playing, moves))  # boards increasing, then canonical move order
+        rows, cols = np.nonzero(game.legal(playing, moves))  # boards increasing, then canonical move order
         boards, chosen_moves = playing[rows], moves[cols]
         after = np.asarray(solution.values[boards & ~chosen_moves], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
@@ -111,7 +112,7 @@ def counts_table(rules: Rules, boards=None) -> pd.DataFrame:
     table = winning_sequence_counts(rules)
     boards = [rules.full_board] if boards is None else list(boards)
     rows = [{"board": board_label(b), "board_mask": int(b), "moves": k, "sequences": int(table[k, b])}
-            for b in boards for k in range(rules.tiles + 1)]
+            for b in boards for k in range(rules.positions + 1)]
     return pd.DataFrame(rows)
 
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import check_board, legal_matrix
+from .boards import check_board
 from .game import game_of
 from .objectives import Objective
 from .policies import Policy, PolicyFunction, TieBreak, get_tie_break, pick_moves
@@ -70,7 +70,7 @@ def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndar
 def _spread(solution: Solution, boards: np.ndarray, mass: np.ndarray, dice: int, reach, ends) -> None:
     """Move the probability ``mass`` on ``boards`` one roll forward with ``dice`` dice."""
     rules, exact = solution.rules, solution.exact
-    for roll, p in rules.roll_distribution(dice).items():
+    for roll, p in game_of(rules).chances(dice, exact=True).items():
         share = mass * (p if exact else float(p))
         index, child, chance = solution.transitions(boards, roll)
         moved = np.zeros(boards.size, dtype=bool)
@@ -93,9 +93,9 @@ def final_board_columns(rules: Rules, values: np.ndarray, dice: np.ndarray, *, s
     reach = np.full((rules.states, columns), zero, dtype=dtype)
     ends = np.full((rules.states, columns), zero, dtype=dtype)
     reach[rules.full_board] = one
-    chances = {d: {r: (p if exact else float(p)) for r, p in rules.roll_distribution(d).items()}
+    chances = {d: {r: (p if exact else float(p)) for r, p in game_of(rules).chances(d, exact=True).items()}
                for d in rules.dice_counts}
-    for k in range(rules.tiles, -1, -1):
+    for k in range(rules.positions, -1, -1):
         boards = levels.boards(k)
         mass = reach[boards]
         if not np.any(mass != 0):
@@ -104,7 +104,7 @@ def final_board_columns(rules: Rules, values: np.ndarray, dice: np.ndarray, *, s
         ends[boards[won]] += mass[won]
         mass[won] = zero
         rolled = dice[boards]
-        for roll in rules.roll_totals:
+        for roll in game_of(rules).roll_totals:
             chance = sum(np.where(rolled == d, chances[d].get(roll, 0), 0) for d in rules.dice_counts)
             share = mass * chance
             pairs = level_pairs(levels, tie, roll, k)
@@ -153,6 +153,117 @@ def final_sum_distribution(
     return dict(sorted(out.items()))
 
 
+# -- how long a game lasts -------------------------------------------------------------------------------------
+def _roll_step(solution: Solution, boards: np.ndarray):
+    """For the boards (not won) of one level: ``(row, child, chance)`` of every move the policy plays, over every
+    outcome of the dice it rolls there, and ``stuck``: each board's chance that its next roll allows no move."""
+    game, exact = solution.game, solution.exact
+    zero = Fraction(0) if exact else 0.0
+    stuck = np.full(boards.size, zero, dtype=object if exact else float)
+    rows, children, chances = [], [], []
+    for dice in game.dice_counts:
+        rolled = np.flatnonzero(solution.dice[boards] == dice)
+        if rolled.size == 0:
+            continue
+        for roll, p in game.chances(dice, exact).items():
+            index, child, chance = solution.transitions(boards[rolled], roll)
+            moved = np.zeros(rolled.size, dtype=bool)
+            moved[index] = True
+            stuck[rolled[~moved]] += p
+            rows.append(rolled[index])
+            children.append(child)
+            chances.append(p * np.asarray(chance, dtype=object if exact else float))
+    empty = np.zeros(0, dtype=np.int64)
+    return (np.concatenate(rows or [empty]), np.concatenate(children or [empty]),
+            np.concatenate(chances or [np.zeros(0)]), stuck)
+
+
+def roll_counts(solution: Solution) -> np.ndarray:
+    r"""``R[S, n]``: the chance that a game from board ``S`` lasts exactly ``n`` rolls under the solution's policy,
+    counting the last roll, the one that finds no move (a game won before it rolls lasts 0):
+
+    .. math::
+
+        R_S(n) = [n = 0] \text{ if } S \text{ is won}, \qquad
+        R_S(n) = \sum_o p(o) \big( [\text{stuck}]\,[n = 1] + [\text{moved to } C]\, R_C(n - 1) \big).
+
+    Solved level by level (every move shuts a tile, so ``C`` has fewer open tiles than ``S``); exact fractions when
+    the solution is exact."""
+    game, exact = solution.game, solution.exact
+    longest = game.tiles + 2  # at most one roll per tile, and the last one that finds no move
+    dtype = object if exact else float
+    zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
+    counts = np.full((game.states, longest), zero, dtype=dtype)
+    for k in range(game.tiles + 1):
+        boards = game.levels.boards(k)
+        won = game.won[boards]
+        counts[boards[won], 0] = one
+        playing = boards[~won]
+        if playing.size == 0:
+            continue
+        rows, children, chances, stuck = _roll_step(solution, playing)
+        level = np.full((playing.size, longest), zero, dtype=dtype)
+        level[:, 1] += stuck
+        np.add.at(level[:, 1:], rows, chances[:, None] * counts[children, :-1])
+        counts[playing] = level
+    return counts
+
+
+def roll_count_distribution(solution: Solution, board: int | None = None) -> dict[int, object]:
+    """The chance that the game from ``board`` (default: full) lasts each number of rolls, ``{rolls: p}`` for
+    the numbers that can happen (:func:`roll_counts`)."""
+    start = solution.rules.full_board if board is None else check_board(board, solution.rules)
+    return {n: p for n, p in enumerate(roll_counts(solution)[start].tolist()) if p}
+
+
+def expected_rolls(solution: Solution, board: int | None = None):
+    r"""The expected number of rolls of a game from ``board`` (default: full), the last one that finds no move
+    included: ``E(S) = 0`` if ``S`` is won, else ``1 + \sum_o p(o) [moved to C] E(C)``."""
+    game, exact = solution.game, solution.exact
+    zero, one = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
+    rolls = np.full(game.states, zero, dtype=object if exact else float)
+    for k in range(1, game.tiles + 1):
+        boards = game.levels.boards(k)
+        playing = boards[~game.won[boards]]
+        if playing.size:
+            rows, children, chances, _ = _roll_step(solution, playing)
+            level = np.full(playing.size, one, dtype=rolls.dtype)
+            np.add.at(level, rows, chances * rolls[children])
+            rolls[playing] = level
+    start = solution.rules.full_board if board is None else check_board(board, solution.rules)
+    return rolls[start]
+
+
+def tiles_open_after(solution: Solution, rolls: int | None = None, board: int | None = None) -> np.ndarray:
+    """``P[k, t]``: the chance that tile ``t + 1`` is still open after ``k`` rolls of a game from ``board``
+    (default: full), ``k = 0 .. rolls`` (default: as many as a game can last); a game that has ended keeps its
+    final board. Followed forward, roll by roll, over the chance of each board."""
+    game, exact = solution.game, solution.exact
+    rolls = game.tiles + 1 if rolls is None else rolls
+    start = solution.rules.full_board if board is None else check_board(board, solution.rules)
+    dtype = object if exact else float
+    zero = Fraction(0) if exact else 0.0
+    going = np.full(game.states, zero, dtype=dtype)  # the game goes on from the board
+    ended = np.full(game.states, zero, dtype=dtype)  # the game ended on the board
+    going[start] = Fraction(1) if exact else 1.0
+    bits = (game.boards[:, None] >> np.arange(game.tiles)[None, :]) & 1
+    out = np.full((rolls + 1, game.tiles), zero, dtype=dtype)
+    for k in range(rolls + 1):
+        out[k] = ((going + ended)[:, None] * bits).sum(axis=0)
+        done = game.won & (going != 0)
+        ended[done] += going[done]
+        going[done] = zero
+        playing = np.flatnonzero(going != 0)
+        if playing.size == 0 or k == rolls:
+            continue
+        rows, children, chances, stuck = _roll_step(solution, playing)
+        following = np.full(game.states, zero, dtype=dtype)
+        np.add.at(following, children, going[playing][rows] * chances)
+        ended[playing] += going[playing] * stuck
+        going = following
+    return out
+
+
 def reachable_boards(rules: Rules, *, include_won: bool = True) -> np.ndarray:
     """Every board some sequence of rolls and legal moves can reach from the full board, increasing.
 
@@ -166,22 +277,23 @@ def reachable_boards(rules: Rules, *, include_won: bool = True) -> np.ndarray:
     catalogue = game_of(rules).moves
 
     def moves_of(dice: int) -> np.ndarray:
-        chunks = [catalogue.moves(r) for r in rules.dice_weights(dice)] + [np.zeros(0, dtype=np.int64)]
+        chunks = [catalogue.moves(r) for r in game_of(rules).chances(dice)] + [np.zeros(0, dtype=np.int64)]
         return np.unique(np.concatenate(chunks))
 
     # the moves of every total the rules' dice can show (except where one die is forced), and of what one die
     # shows where it may be rolled (Rules.dice_choices, for every board at once)
     all_dice = ~space.one_die if rules.one_die_forced else None
     by_dice = [(moves_of(d), all_dice if d == rules.dice else space.one_die) for d in rules.dice_counts]
-    for k in range(rules.tiles, 0, -1):
+    for k in range(rules.positions, 0, -1):
         level = (space.counts == k) & reached & ~space.won
         for moves, where in by_dice:
             boards = space.boards[level if where is None else level & where]
             if boards.size and moves.size:
-                legal = legal_matrix(boards, moves)
+                legal = game_of(rules).legal(boards, moves)
                 reached[(boards[:, None] & ~moves[None, :])[legal]] = True
     return space.boards[reached if include_won else reached & ~space.won]
 
 
-__all__ = ["evaluate", "final_board_probabilities", "final_sum_distribution", "reach_probabilities",
+__all__ = ["evaluate", "expected_rolls", "final_board_probabilities", "final_sum_distribution", "reach_probabilities",
+           "roll_count_distribution", "roll_counts", "tiles_open_after",
            "reachable_boards", "solve"]

@@ -1,12 +1,17 @@
 """A plain, obviously-correct reference solver: recursion over frozensets of open tiles, exact fractions.
 
-Nothing here is shared with ``stb_core`` except the ``Rules`` value itself: moves are found by trying
-every subset of the open tiles, dice totals by enumerating every face combination, and the Bellman
-equation is written out as it reads,
+Nothing here is shared with ``stb_core`` except the ``Rules`` value itself: the tiles' values and blockers are
+written out from the rules' words, moves are found by trying every subset of the open tiles (or, for the
+die-or-sum rule, every open tile against the individual dice), throws by enumerating every face combination,
+and the Bellman equation is written out as it reads,
 
-    V(S) = u(S)                                   if sum(S) <= W
-    V(S) = opt_c sum_r p_c(r) * Q(S, r),          Q(S, r) = u(S) if no move sums to r,
+    V(S) = u(S)                                   if the values of S total W or less (won)
+    V(S) = opt_c sum_o p_c(o) * Q(S, o),          Q(S, o) = u(S) if outcome o allows no move,
                                                   else V(S - m) for the policy's move m.
+
+An outcome ``o`` is what a throw allows: its total (the sum rule) or its sorted dice (die-or-sum). Tiles are
+positions ``1..P``: on a row, tile ``t`` is worth ``t``; on a Double Shutter board of ``N`` front tiles, tile
+``N + k`` is the back tile behind front tile ``k``, worth ``N + 1 - k``, shut only once tile ``k`` is down.
 
 Slow (exponential), so only for boards of up to about 8 tiles.
 """
@@ -21,39 +26,75 @@ from functools import cache
 from stb_core import Rules
 
 
+# -- the board ------------------------------------------------------------------------------------------------
+def positions(rules: Rules) -> list[int]:
+    return list(range(1, (2 if rules.layout == "double-shutter" else 1) * rules.tiles + 1))
+
+
+def value_of(rules: Rules, tile: int) -> int:
+    n = rules.tiles
+    return tile if tile <= n or rules.layout == "row" else n + 1 - (tile - n)
+
+
+def weight_of(rules: Rules, tile: int) -> int:
+    return 2 if rules.layout == "double-shutter" and tile <= rules.tiles else 1
+
+
+def blocker_of(rules: Rules, tile: int) -> int | None:
+    """The tile that must be down before ``tile`` can be shut (Double Shutter's back row), or None."""
+    return tile - rules.tiles if rules.layout == "double-shutter" and tile > rules.tiles else None
+
+
+def total(rules: Rules, tiles) -> int:
+    return sum(value_of(rules, t) for t in tiles)
+
+
+def is_won(rules: Rules, open_tiles) -> bool:
+    return total(rules, open_tiles) <= rules.win_at_most
+
+
+# -- the dice -------------------------------------------------------------------------------------------------
+def outcome_of(rules: Rules, throw: tuple[int, ...]):
+    """What a throw allows: its total, or (die-or-sum) its dice, sorted."""
+    return sum(throw) if rules.moves == "sum" else tuple(sorted(throw))
+
+
+def outcomes(rules: Rules, dice: int) -> dict:
+    """The chance of each outcome when ``dice`` dice are thrown, by enumerating every face combination."""
+    found = Counter(outcome_of(rules, t) for t in itertools.product(range(1, rules.sides + 1), repeat=dice))
+    return {o: Fraction(n, rules.sides**dice) for o, n in sorted(found.items())}
+
+
 def dice_totals(dice: int, sides: int) -> dict[int, Fraction]:
     """Probability of each total by enumerating every face combination."""
     faces = Counter(sum(throw) for throw in itertools.product(range(1, sides + 1), repeat=dice))
-    return {total: Fraction(n, sides**dice) for total, n in sorted(faces.items())}
+    return {total_: Fraction(n, sides**dice) for total_, n in sorted(faces.items())}
 
 
-def moves(rules: Rules, open_tiles: frozenset, roll: int) -> list[tuple[int, ...]]:
-    """Every subset of the open tiles adding up to ``roll`` (within the per-move limit), sorted."""
-    most = rules.max_per_move or rules.tiles  # a cap above the number of tiles caps nothing
-    small = sorted(t for t in open_tiles if t <= roll)  # a tile larger than the roll can never be in the move
-    found = [subset for size in range(1, most + 1) for subset in itertools.combinations(small, size)
-             if sum(subset) == roll]
-    return sorted(found)
-
-
-def utility(objective: str, rules: Rules, open_tiles: frozenset) -> Fraction:
-    if objective == "win":
-        return Fraction(int(sum(open_tiles) <= rules.win_at_most))
-    if objective == "remaining-sum":
-        return Fraction(sum(open_tiles))
-    if objective == "flipped-count":
-        return Fraction(rules.tiles - len(open_tiles))
-    raise ValueError(objective)
+def moves(rules: Rules, open_tiles: frozenset, outcome) -> list[tuple[int, ...]]:
+    """Every legal move for an outcome, sorted: subsets of the open tiles whose values add up to the total (at
+    most ``max_per_move`` of them), or one open tile worth either die or their total; a back tile only with
+    the tile in front of it down once the move is played."""
+    if rules.moves == "sum":
+        most = rules.max_per_move or len(positions(rules))
+        found = [subset for size in range(1, most + 1) for subset in itertools.combinations(sorted(open_tiles), size)
+                 if total(rules, subset) == outcome]
+    else:
+        allowed = {*outcome, sum(outcome)}
+        found = [(t,) for t in sorted(open_tiles) if value_of(rules, t) in allowed]
+    left = lambda m: open_tiles - set(m)  # noqa: E731
+    return sorted(m for m in found if all(blocker_of(rules, t) not in left(m) for t in m))
 
 
 def dice_options(rules: Rules, open_tiles: frozenset) -> list[int]:
     """The dice the player may roll: the rules' dice first, then one die where allowed (or one die alone)."""
     if rules.dice == 1:
         return [1]
+    exposed = [t for t in open_tiles if blocker_of(rules, t) not in open_tiles]
     if rules.one_die == "high-shut":
-        single = all(t < 7 for t in open_tiles)
-    elif rules.one_die == "sum-le-6":
-        single = sum(open_tiles) <= 6
+        single = all(value_of(rules, t) < 7 for t in open_tiles)
+    elif rules.one_die.startswith("sum-le-"):
+        single = total(rules, exposed) <= int(rules.one_die.removeprefix("sum-le-"))
     else:
         single = False
     if not single:
@@ -61,31 +102,43 @@ def dice_options(rules: Rules, open_tiles: frozenset) -> list[int]:
     return [1] if rules.one_die_forced else [rules.dice, 1]
 
 
+def utility(objective: str, rules: Rules, open_tiles: frozenset) -> Fraction:
+    if objective == "win":
+        return Fraction(int(is_won(rules, open_tiles)))
+    if objective == "remaining-sum":
+        return Fraction(sum(weight_of(rules, t) * value_of(rules, t) for t in open_tiles))
+    if objective == "flipped-count":
+        return Fraction(len(positions(rules)) - len(open_tiles))
+    if objective == "digits":
+        return Fraction(int("".join(str(t) for t in sorted(open_tiles)) or "0"))
+    raise ValueError(objective)
+
+
 def reachable_states(rules: Rules) -> set[frozenset]:
     """The boards a player can face (not won), by following every roll of the dice the player may roll from each
     board, and every legal move, from the full board."""
-    start = frozenset(range(1, rules.tiles + 1))
+    start = frozenset(positions(rules))
     seen, todo = set(), [start]
     while todo:
         board = todo.pop()
-        if board in seen or sum(board) <= rules.win_at_most:
+        if board in seen or is_won(rules, board):
             continue
         seen.add(board)
-        for roll in {r for dice in dice_options(rules, board) for r in dice_totals(dice, rules.sides)}:
-            todo += [board - set(m) for m in moves(rules, board, roll)]
+        for outcome in {o for dice in dice_options(rules, board) for o in outcomes(rules, dice)}:
+            todo += [board - set(m) for m in moves(rules, board, outcome)]
     return seen
 
 
 def winning_sequences(rules: Rules):
     """Dice-weighted number of winning move sequences from each board (source 000's count)."""
-    weights = {r: p * rules.sides**rules.dice for r, p in dice_totals(rules.dice, rules.sides).items()}
+    weights = {o: p * rules.sides**rules.dice for o, p in outcomes(rules, rules.dice).items()}
 
     @cache
     def count(open_tiles: frozenset) -> int:
-        if sum(open_tiles) <= rules.win_at_most:
+        if is_won(rules, open_tiles):
             return 1
-        return sum(int(w) * count(open_tiles - set(m)) for r, w in weights.items()
-                   for m in moves(rules, open_tiles, r))
+        return sum(int(w) * count(open_tiles - set(m)) for o, w in weights.items()
+                   for m in moves(rules, open_tiles, o))
 
     return count
 
@@ -93,7 +146,7 @@ def winning_sequences(rules: Rules):
 def tie_key(tie_break: str, move: tuple[int, ...]):
     """Sort key of a move under a static tie rule: the smallest key is preferred."""
     tiles = tuple(sorted(move))
-    if tie_break == "canonical":
+    if tie_break in ("canonical", "random"):
         return tiles
     highest_first = tuple(-t for t in sorted(move, reverse=True))
     if tie_break == "fewest-tiles":
@@ -104,22 +157,39 @@ def tie_key(tie_break: str, move: tuple[int, ...]):
 
 
 def objective_sense(objective: str) -> int:
-    return -1 if objective == "remaining-sum" else 1
+    return -1 if objective in ("remaining-sum", "digits") else 1
+
+
+class Lowest(tuple):
+    """A tuple that ranks higher the lower it is (``max`` over these picks the lexicographically smallest)."""
+
+    def __lt__(self, other):
+        return tuple(self) > tuple(other)
+
+    def __gt__(self, other):
+        return tuple(self) < tuple(other)
+
+    def __eq__(self, other):
+        return tuple(self) == tuple(other)
+
+    __hash__ = tuple.__hash__
 
 
 def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie_break: str = "canonical",
                      exact: bool = True, dice_rule: str | None = None):
-    """``(value, move, dice)`` as functions of a frozenset of open tiles (``move`` also of the roll): the
+    """``(value, move, dice)`` as functions of a frozenset of open tiles (``move`` also of the outcome): the
     Bellman equation for a built-in objective and any policy, ties decided by ``tie_break`` (``canonical``,
-    ``fewest-tiles``, ``most-tiles`` or ``then-<objective>``: the best for a second objective among equal
-    moves, then canonical), written out by enumeration. ``dice_rule`` ``"one"``/``"all"`` fixes the dice."""
+    ``fewest-tiles``, ``most-tiles``, or ``random``: each of the moves the policy ranks equal, with the same
+    chance), written out by enumeration. ``dice_rule`` ``"one"``/``"all"`` fixes the dice."""
     sense = objective_sense(objective)
     dice_sense = -sense if policy == "worst" else sense
     number = Fraction if exact else float
-    probabilities = {c: {r: number(p) for r, p in dice_totals(c, rules.sides).items()} for c in {1, rules.dice}}
+    probabilities = {c: {o: number(p) for o, p in outcomes(rules, c).items()} for c in {1, rules.dice}}
     sequences = winning_sequences(rules) if policy == "sequence-count" else None
-    second = tie_break.removeprefix("then-") if tie_break.startswith("then-") else None
-    static = "canonical" if second else tie_break
+    all_outcomes = list(outcomes(rules, rules.dice))
+
+    def values_of(move):
+        return [value_of(rules, t) for t in move]
 
     def primary_key(open_tiles, move):
         """Larger is better for the policy; None for policies that are not rankings."""
@@ -129,28 +199,41 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
         if policy == "worst":
             return -sense * value(after)
         if policy == "highest-tile":
-            return (-len(move), sorted(move, reverse=True))
+            return (-len(move), sorted(values_of(move), reverse=True))
+        if policy == "largest-tile":
+            return sorted(values_of(move), reverse=True)
+        if policy == "lowest-tile":
+            return Lowest(sorted(values_of(move)))
+        if policy == "fewest-tiles":
+            return -len(move)
+        if policy == "most-tiles":
+            return len(move)
+        if policy == "most-options":
+            return sum(1 for o in all_outcomes if moves(rules, after, o))
         if policy == "sequence-count":
             return sequences(after)
         return None
 
-    def pick(open_tiles, roll, options):
-        if callable(policy):
-            return tuple(sorted(policy(tuple(sorted(open_tiles)), roll, list(options))))
+    def tied(open_tiles, options):
         best = max(primary_key(open_tiles, m) for m in options)
-        tied = [m for m in options if primary_key(open_tiles, m) == best]
-        if second:
-            best2 = max(objective_sense(second) * value2(open_tiles - set(m)) for m in tied)
-            tied = [m for m in tied if objective_sense(second) * value2(open_tiles - set(m)) == best2]
-        return min(tied, key=lambda m: tie_key(static, m))
+        return [m for m in options if primary_key(open_tiles, m) == best]
 
-    def roll_values(open_tiles, roll, of):
-        options = moves(rules, open_tiles, roll)
+    def pick(open_tiles, outcome, options):
+        if callable(policy):
+            roll = outcome if rules.moves == "sum" else outcome
+            return tuple(sorted(policy(tuple(sorted(open_tiles)), roll, list(options))))
+        return min(tied(open_tiles, options), key=lambda m: tie_key(tie_break, m))
+
+    def outcome_value(open_tiles, outcome, of):
+        options = moves(rules, open_tiles, outcome)
         if not options:
-            return utility(objective if of is value else second, rules, open_tiles)
+            return utility(objective, rules, open_tiles)
         if policy == "random":
             return sum(of(open_tiles - set(m)) for m in options) / len(options)
-        return of(open_tiles - set(pick(open_tiles, roll, options)))
+        if tie_break == "random":
+            equal = tied(open_tiles, options)
+            return sum(of(open_tiles - set(m)) for m in equal) / len(equal)
+        return of(open_tiles - set(pick(open_tiles, outcome, options)))
 
     @cache
     def dice(open_tiles: frozenset) -> int:
@@ -159,33 +242,22 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
             return options[0]
         if dice_rule:
             return 1 if dice_rule == "one" else rules.dice
-        by_dice = {c: dice_sense * sum(p * roll_values(open_tiles, r, value) for r, p in probabilities[c].items())
+        by_dice = {c: dice_sense * sum(p * outcome_value(open_tiles, o, value) for o, p in probabilities[c].items())
                    for c in options}
         best = max(by_dice.values())
-        tied = [c for c in options if by_dice[c] == best]  # options list the rules' dice first
-        if second and len(tied) > 1:
-            by_second = {c: objective_sense(second) * sum(p * roll_values(open_tiles, r, value2)
-                                                          for r, p in probabilities[c].items()) for c in tied}
-            tied = [c for c in tied if by_second[c] == max(by_second.values())]
-        return tied[0]
+        return [c for c in options if by_dice[c] == best][0]  # options list the rules' dice first
 
     @cache
     def value(open_tiles: frozenset) -> Fraction:
-        if sum(open_tiles) <= rules.win_at_most:
+        if is_won(rules, open_tiles):
             return utility(objective, rules, open_tiles)
-        return sum(p * roll_values(open_tiles, r, value) for r, p in probabilities[dice(open_tiles)].items())
+        return sum(p * outcome_value(open_tiles, o, value) for o, p in probabilities[dice(open_tiles)].items())
 
-    @cache
-    def value2(open_tiles: frozenset) -> Fraction:
-        if sum(open_tiles) <= rules.win_at_most:
-            return utility(second, rules, open_tiles)
-        return sum(p * roll_values(open_tiles, r, value2) for r, p in probabilities[dice(open_tiles)].items())
-
-    def move(open_tiles: frozenset, roll: int):
-        if sum(open_tiles) <= rules.win_at_most:
+    def move(open_tiles: frozenset, outcome):
+        if is_won(rules, open_tiles):
             return None
-        options = moves(rules, open_tiles, roll)
-        return pick(open_tiles, roll, options) if options else None
+        options = moves(rules, open_tiles, outcome)
+        return pick(open_tiles, outcome, options) if options else None
 
     return value, move, dice
 
@@ -198,5 +270,5 @@ def reference_values(rules: Rules, objective: str = "win", policy="optimal", exa
 
 def reference_value(rules: Rules, objective: str = "win", policy="optimal", open_tiles=None) -> Fraction:
     """``V`` of one board (default: the full board)."""
-    board = frozenset(range(1, rules.tiles + 1) if open_tiles is None else open_tiles)
+    board = frozenset(positions(rules) if open_tiles is None else open_tiles)
     return reference_values(rules, objective, policy)(board)

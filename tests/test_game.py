@@ -9,7 +9,18 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import dice_options, dice_totals, moves, reference_values
+from reference import (
+    blocker_of,
+    dice_options,
+    is_won,
+    moves,
+    outcomes,
+    positions,
+    reference_values,
+    total,
+    value_of,
+    weight_of,
+)
 from test_properties import small_rules
 
 from stb_core import Rules, board_tiles, solve
@@ -22,21 +33,35 @@ from stb_core.tables import legal_moves_table
 @given(small_rules(max_tiles=8))
 def test_game_arrays_follow_the_definitions(rules):
     game = Game(rules)
-    assert game.states == 2 ** rules.tiles and game.full_board == game.states - 1
+    assert game.states == 2 ** len(positions(rules)) and game.full_board == game.states - 1
+    assert game.tile_values == tuple(value_of(rules, t) for t in positions(rules))
     for mask in range(game.states):
         tiles = frozenset(board_tiles(mask))
-        assert game.sums[mask] == sum(tiles) == game.open_sum(mask)
+        assert game.sums[mask] == total(rules, tiles) == game.open_sum(mask)
+        assert game.scores[mask] == sum(weight_of(rules, t) * value_of(rules, t) for t in tiles)
         assert game.counts[mask] == len(tiles)
-        assert bool(game.won[mask]) == (sum(tiles) <= rules.win_at_most) == game.is_won(mask)
+        assert bool(game.won[mask]) == is_won(rules, tiles) == game.is_won(mask)
+        assert game.exposed[mask] == total(rules, [t for t in tiles if blocker_of(rules, t) not in tiles])
         options = dice_options(rules, tiles)
         assert game.dice_choices(mask) == tuple(sorted(options))
         assert bool(game.one_die[mask]) == (1 in options and rules.dice > 1)
-    for roll in game.roll_totals:
-        expected = moves(rules, frozenset(range(1, rules.tiles + 1)), roll)
-        assert [board_tiles(m) for m in game.moves.moves(roll).tolist()] == expected, roll
+    full = frozenset(positions(rules))
     for dice in game.dice_counts:
-        assert game.chances(dice, exact=True) == dice_totals(dice, rules.sides)
+        chances = game.chances(dice, exact=True)
+        expected = outcomes(rules, dice)
+        key = (lambda c: c) if rules.moves == "sum" else game.dice_of
+        assert {key(c): p for c, p in chances.items()} == expected
         assert sum(game.chances(dice).values()) == pytest.approx(1, abs=1e-15)
+    for code in game.roll_totals:
+        key = code if rules.moves == "sum" else game.dice_of(code)
+        on_full = [board_tiles(m) for m in game.moves.moves(code).tolist()
+                   if game.legal(np.array([game.full_board]), np.array([m]))[0, 0]]
+        assert on_full == moves(rules, full, key), code
+        for mask in range(0, game.states, 3):  # legality on other boards too: blockers decide there
+            board = frozenset(board_tiles(mask))
+            legal = [board_tiles(m) for m in game.moves.moves(code).tolist()
+                     if game.legal(np.array([mask]), np.array([m]))[0, 0]]
+            assert legal == moves(rules, board, key), (code, board)
 
 
 @pytest.mark.parametrize("tiles", [1, 12, 16])

@@ -17,10 +17,10 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
-from ..boards import board_label, board_mask, legal_matrix
+from ..boards import board_label, board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
 from ..game import game_of
-from ..objectives import OBJECTIVES, get_objective
+from ..objectives import get_objective
 from ..policies import TIE_BREAKS
 from ..rules import InputError, Rules
 from ..sweep import move_table, solve
@@ -42,6 +42,8 @@ from .words import (
     share,
     tiles_range,
 )
+
+SCORINGS_OF_SOURCES = ("win", "remaining-sum", "flipped-count")  # the objectives the five sources play for
 
 # The rule variants the sources and the pub tradition use: a key, the rules it sets on top of the main board's
 # (which otherwise has no one-die rule, no cap and is won when every tile is shut), and how it reads.
@@ -75,7 +77,8 @@ def variants_table(rules: Rules, tiles=(9, 10), policies=("optimal", "worst")) -
     ``rules``. With one die the one-die variants are the same game as all the dice always, and say so by their
     equal values."""
     rows = []
-    for variant, n, objective, policy in itertools.product(VARIANTS, dict.fromkeys(tiles), OBJECTIVES, policies):
+    for variant, n, objective, policy in itertools.product(VARIANTS, dict.fromkeys(tiles), SCORINGS_OF_SOURCES,
+                                                           policies):
         game = variant_rules(rules, variant, n)
         rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "tiles": n,
                      "objective": objective, "value_name": value_name(objective), "policy": policy,
@@ -156,7 +159,7 @@ def price_policies() -> dict:
             "sequence-count": "sequence-count", "random": "random", "worst": "worst"}
 
 
-def policy_prices(rules: Rules, policies: dict, objectives=OBJECTIVES) -> pd.DataFrame:
+def policy_prices(rules: Rules, policies: dict, objectives=SCORINGS_OF_SOURCES) -> pd.DataFrame:
     """Exact value of each policy (``{label: policy}``) under each objective, and what it loses against
     optimal play: ``loss`` in the objective's units (>= 0) and ``loss_percent`` of the optimal value."""
     rows = []
@@ -195,13 +198,13 @@ def prices_part(rules: Rules) -> Part:
     part.add(s.finding("prices", text, kind="text"))
     s = Sentence()
     most = [s.quiet(prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)],
-                                [("loss_percent", "desc")])) for o in OBJECTIVES]
+                                [("loss_percent", "desc")])) for o in SCORINGS_OF_SOURCES]
     if all(m.value == "worst" for m in most):
         tail = "the worst play loses most in each"
     else:
         tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
-                                             for o, m in zip(OBJECTIVES, most, strict=True))
-    panels = plural(len(OBJECTIVES), "dot-plot panel", words=True).capitalize()
+                                             for o, m in zip(SCORINGS_OF_SOURCES, most, strict=True))
+    panels = plural(len(SCORINGS_OF_SOURCES), "dot-plot panel", words=True).capitalize()
     part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
                        f"{tail}.",
                        kind="alt"))
@@ -388,7 +391,7 @@ def pairs_with_choice(rules: Rules) -> int:
     """How many (board, roll) pairs on boards still in play offer two or more legal moves."""
     playing = game_of(rules).playing
     catalogue = game_of(rules).moves
-    return sum(int((legal_matrix(playing, catalogue.moves(r)).sum(axis=1) >= 2).sum())
+    return sum(int((game_of(rules).legal(playing, catalogue.moves(r)).sum(axis=1) >= 2).sum())
                for r in rules.roll_totals if catalogue.moves(r).size)
 
 
@@ -452,7 +455,7 @@ def endings_part(rules: Rules) -> Part:
 
 
 # -- section 7: ties -------------------------------------------------------------------------------------------------
-def tie_break_table(rules: Rules, objectives=OBJECTIVES) -> pd.DataFrame:
+def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFrame:
     """For each objective: how many (board, roll) pairs have two or more equally good moves (where the
     tie-break decides), and the value of the full board under each tie-break (the same for all: ties
     change which moves are played, never the optimal value)."""
@@ -592,7 +595,7 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         game = replace(rules, tiles=n, dice=d)
         row = {"dice": d, "dice_name": dice_words(d, game.sides), "tiles": n, "largest_roll": game.largest_roll}
-        for objective in OBJECTIVES:
+        for objective in SCORINGS_OF_SOURCES:
             exact = objective == "win" and n <= exact_up_to
             value = solve(game, objective, exact=exact).value()
             row[value_name(objective)] = float(value)
