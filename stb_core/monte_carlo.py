@@ -46,6 +46,21 @@ class SimulationResult:
     sums: np.ndarray          # the open tiles' total of each board (the game's)
     won_boards: np.ndarray    # whether each board is won (the game's)
     largest_sum: int          # the largest sum a game can leave (the tile total)
+    roll_counts: np.ndarray | None = None  # games that lasted each number of rolls (the last, finding no move, too)
+
+    @property
+    def mean_rolls(self) -> float:
+        """The mean number of rolls per game."""
+        return float(np.dot(np.arange(self.roll_counts.size), self.roll_counts) / self.games)
+
+    @property
+    def mean_rolls_ci(self) -> tuple[float, float]:
+        """Normal-approximation 95% interval of the mean number of rolls."""
+        n = np.arange(self.roll_counts.size)
+        mean = self.mean_rolls
+        sd = math.sqrt(float(np.dot(self.roll_counts, (n - mean) ** 2)) / max(self.games - 1, 1))
+        half = Z95 * sd / math.sqrt(self.games)
+        return (mean - half, mean + half)
 
     @property
     def wins(self) -> int:
@@ -145,14 +160,18 @@ def _moves(solution: Solution, boards: np.ndarray, rolls: np.ndarray, rng: np.ra
     return chosen
 
 
-def play_games(solution: Solution, games: int, rng: np.random.Generator, start: int) -> np.ndarray:
+def play_games(solution: Solution, games: int, rng: np.random.Generator, start: int,
+               lengths: np.ndarray | None = None) -> np.ndarray:
     """Play ``games`` games together from ``start`` with the solution's policy and dice: the final board of each
-    (bit-masks). Memory grows with ``games``: :func:`simulate` calls it a chunk at a time."""
+    (bit-masks), and in ``lengths`` (optional, one per game) how many rolls each lasted. Memory grows with
+    ``games``: :func:`simulate` calls it a chunk at a time."""
     rules = solution.rules
     won = game_of(rules).won
     boards = np.full(games, start, dtype=np.int64)
     playing = np.flatnonzero(~won[boards])
     while playing.size:
+        if lengths is not None:
+            lengths[playing] += 1
         current = boards[playing]
         rolls = _roll(rng, solution.dice[current].astype(np.int64), game_of(rules))
         chosen = _moves(solution, current, rolls, rng)
@@ -176,12 +195,15 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
     start = rules.full_board if board is None else check_board(board, rules)
     rng = np.random.default_rng(seed)
     counts = np.zeros(game.states, dtype=np.int64)
+    lengths = np.zeros(game.tiles + 2, dtype=np.int64)
     for first in range(0, games, CHUNK_GAMES):
-        ended = play_games(solution, min(CHUNK_GAMES, games - first), rng, start)
+        rolled = np.zeros(min(CHUNK_GAMES, games - first), dtype=np.int64)
+        ended = play_games(solution, rolled.size, rng, start, rolled)
         counts += np.bincount(ended, minlength=game.states)
+        lengths += np.bincount(rolled, minlength=lengths.size)
         if progress:
             progress(min(first + CHUNK_GAMES, games), games)
-    return SimulationResult(games, seed, counts, game.sums.astype(np.int64), game.won, rules.total)
+    return SimulationResult(games, seed, counts, game.sums.astype(np.int64), game.won, game.total, lengths)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:

@@ -115,7 +115,12 @@ def test_custom_objective_keeps_fractions_exact():
     ({"tiles": 25}, "tiles must be between 1 and 24, got 25"),
     ({"dice": 5}, "dice must be between 1 and 4, got 5"),
     ({"sides": 1}, "sides must be between 2 and 20, got 1"),
-    ({"one_die": "sometimes"}, "one_die must be never, high-shut or sum-le-K with K from 1 to 300 (e.g. sum-le-6); got 'sometimes'"),
+    ({"one_die": "sometimes"}, "one_die must be never, high-shut or sum-le-K with K from 1 to 300 (e.g. sum-le-6); "
+                               "got 'sometimes'"),
+    ({"moves": "add"}, "moves must be one of sum, die-or-sum; got 'add'"),
+    ({"layout": "triple"}, "layout must be one of row, double-shutter; got 'triple'"),
+    ({"moves": "die-or-sum", "dice": 3}, "dice must be 1 or 2 for moves die-or-sum"),
+    ({"layout": "double-shutter", "tiles": 13}, "tiles must be between 1 and 12, got 13"),
     ({"max_per_move": 0}, "max_per_move must be between 1 and 24, got 0"),
     ({"win_at_most": -1}, "win_at_most must be between 0 and 300, got -1"),
     ({"one_die_forced": "yes"}, "one_die_forced must be True or False"),

@@ -130,3 +130,74 @@ def test_brute_force_dice_choices_cover_every_rule():
         game = game_of(rules)
         for mask in (0b111111, 0b1000000, 0b111, 0b110000000):
             assert game.dice_choices(mask) == tuple(sorted(dice_options(rules, frozenset(board_tiles(mask)))))
+
+
+# -- how long a game lasts --------------------------------------------------------------------------------------
+def reference_rolls(rules, objective, policy, tie_break="canonical"):
+    """E(S), the expected rolls from each board, by the reference's own choices: 0 if won, else one roll plus
+    the expected rolls after the move (the average over the moves for the random policy or random ties)."""
+    from functools import cache
+
+    from reference import reference_solver
+
+    _, move, dice = reference_solver(rules, objective, policy, tie_break)
+
+    @cache
+    def rolls(board):
+        if is_won(rules, board):
+            return Fraction(0)
+        out = Fraction(1)
+        for outcome, p in outcomes(rules, dice(board)).items():
+            options = moves(rules, board, outcome)
+            if not options:
+                continue
+            if policy == "random":
+                out += p * sum(rolls(board - set(m)) for m in options) / len(options)
+            else:
+                out += p * rolls(board - set(move(board, outcome)))
+        return out
+
+    return rolls
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_rules(max_tiles=6), st.sampled_from(["win", "remaining-sum"]),
+       st.sampled_from(["optimal", "largest-tile", "most-tiles", "random"]))
+def test_game_length_is_a_distribution_with_the_reference_mean(rules, objective, policy):
+    from stb_core import evaluate
+    from stb_core.valuation import expected_rolls, roll_count_distribution
+
+    solution = evaluate(rules, objective, policy, exact=True)
+    distribution = roll_count_distribution(solution)
+    assert sum(distribution.values()) == 1 and all(p > 0 for p in distribution.values())
+    mean = sum(n * p for n, p in distribution.items())
+    assert mean == expected_rolls(solution) == reference_rolls(rules, objective, policy)(frozenset(positions(rules)))
+    assert max(distribution) <= len(positions(rules)) + 1
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(moves="die-or-sum"), Rules(layout="double-shutter", tiles=4,
+                                                                             one_die="sum-le-6")], ids=str)
+def test_simulated_game_lengths_cover_the_exact_mean(rules):
+    from stb_core import evaluate
+    from stb_core.monte_carlo import simulate
+    from stb_core.valuation import expected_rolls
+
+    solution = evaluate(rules, "remaining-sum", "largest-tile")
+    result = simulate(solution, 100_000, seed=11)
+    exact = float(expected_rolls(solution))
+    low, high = result.mean_rolls_ci
+    width = (high - low) / 2
+    assert abs(result.mean_rolls - exact) <= 2 * width  # four standard errors
+    assert result.roll_counts.sum() == 100_000
+
+
+def test_tiles_open_after_rolls_agree_with_the_final_boards():
+    """After as many rolls as a game can last, each tile is open with the chance that it is open at the end."""
+    from stb_core.valuation import final_board_probabilities, tiles_open_after
+
+    solution = solve(Rules(tiles=7), "win", exact=True)
+    after = tiles_open_after(solution)
+    ends = final_board_probabilities(solution)
+    at_end = [sum(p for board, p in enumerate(ends.tolist()) if board >> t & 1) for t in range(7)]
+    assert list(after[-1]) == at_end and list(after[0]) == [1] * 7
+    assert all(after[k + 1][t] <= after[k][t] for k in range(len(after) - 1) for t in range(7))
