@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cost import ANNOUNCE_AFTER
+from ..sources.words import NUMBER_WORDS
 from . import crossref, shell
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
@@ -626,17 +627,25 @@ def abstract(records: dict) -> list[str]:
         return record.get("headline", {}).get(key, "…")
 
     counts = {"reproduced": 0, "off": 0, "contradicted": 0}
-    claims, refuted = 0, 0
+    claims, refuted, checked = 0, 0, 0
+    analyses, printed = 0, 0  # sources that are one analysis each; figures collected from many (chapter 8)
     for c in CHAPTERS:
         record = records.get(c.stem)
+        if c.source:
+            several = sources()[c.source].author.startswith("several")
+            analyses += not several
+            printed += len(record["claims"]) if several and record else 0
         if c.source and record:
+            checked += 1
             claims += len(record["claims"])
             for k in counts:
                 counts[k] += record["counts"][k]
             refuted += record["counts"]["contradicted"] > 0
+    more = f", and {printed} further printed figures about its variants and rules of thumb," if printed else ""
     return [
         "This report solves the dice game Shut the Box exactly, by dynamic programming over every set of open "
-        "tiles, and checks five published analyses of the game against one engine.",
+        f"tiles, and checks {NUMBER_WORDS.get(analyses, str(analyses))} published analyses of the game{more} against "
+        "one engine.",
         f"On the classic board (tiles 1–9, two dice) perfect play shuts the box in "
         f"{value('06-whole-map', 'optimal win, 9 tiles')} of games, "
         f"{value('02-riddler-one-die', 'P(win), perfect play')} when one die may be rolled once 7, 8 and 9 are "
@@ -645,7 +654,8 @@ def abstract(records: dict) -> list[str]:
         f"Of the sources' {claims} distinct published claims, {counts['reproduced']} are reproduced or confirmed, "
         f"{many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} off and "
         f"{many(counts['contradicted'], 'statement')} {'is' if counts['contradicted'] == 1 else 'are'} "
-        f"contradicted: {refuted} of the five sources make a statement the exact solution refutes.",
+        f"contradicted: in {refuted} of the {checked} chapters that check sources, a statement is refuted by the "
+        f"exact solution.",
         f"The rule of thumb the report recommends for two dice, the simplest strategy card within 2.5% of the "
         f"optimum, “{value('06-whole-map', 'strategy card')}”, gives up {value('06-whole-map', 'card loss')} of the "
         f"optimal chance of winning.",

@@ -77,6 +77,10 @@ CHAPTERS = (
             "and "
             "what bonus makes the game fair?",
             "pub_game"),
+    Chapter(8, "08-in-print", "The game in print: variants, heuristics and game length", "in-print",
+            "What are the variants people play worth, what do the literature's rules of thumb give up, how long does "
+            "a game last, and which printed figures about them hold?",
+            "in_print"),
 )
 
 EXPLORER = ("explorer.html", "Position explorer")

@@ -108,7 +108,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "one_die_always": ("whether one die is better on every such board", FLAG),
     "one_die_never": ("whether one die is better on none", FLAG),
     "one_die_sometimes": ("whether one die is better on some but not all", FLAG),
-    "statement": ("the source's sentence, read as a rule", TEXT), "key": ("the statement's key", TEXT),
+    "statement": ("the source's sentence, read as a rule", TEXT), "key": ("the key of the statement or published figure in data/published", TEXT),
     "true_on": ("boards where the statement holds", COUNT), "false_on": ("boards where it does not", COUNT),
     "opposite_on": ("boards where the other choice is better", COUNT),
     "exceptions": ("the boards where the statement does not hold", TEXT),
@@ -210,6 +210,27 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "computed now": ("the figure the engine computes now", TEXT), "tolerance": ("the tolerance of the check", TEXT),
     "check": ("✓ reproduced or holds, ✗ off or contradicted, – not applicable, ⚠ outside a 95% interval", TEXT),
     "verdict": ("the check's verdict in words", TEXT),
+    # chapter 8: the game in print
+    "expected_score": ("the least expected score: the sum left open (Double Shutter: the front row counting double)",
+                       SUM),
+    "expected_digits": ("the least expected score reading the open tiles as one number (empty: not one row of up to "
+                        "12 tiles)", "points (digits read as a number)"),
+    "expected_rolls": ("the expected number of rolls of a game, the last one (that finds no move) included", "rolls"),
+    "policy_name": ("the way of playing, in words", TEXT),
+    "win_loss_percent": ("the chance of shutting the box given up against perfect play, in % of the optimum", PCT),
+    "expected_sum": ("the expected sum left open", SUM),
+    "sum_loss_percent": ("the expected sum left above the least, in % of the least", PCT),
+    "rolls": ("a number of rolls (the last one included)", "rolls"),
+    "p_open": ("the chance that the tile is still open", P),
+    "measure": ("what is measured: value (of the objective), exact (the same as a fraction), p_win (the chance of "
+                "shutting the box) or rolls (expected rolls)", TEXT),
+    "computed": ("the figure computed now from the claim's own game", "as measured"),
+    "printed": ("the figure printed by the source", "rolls"),
+    "excess": ("printed minus exact", "rolls"),
+    "gap": ("the excess minus the rule's chance of shutting the box, in size", "rolls"),
+    "tile": ("a tile, by its number", "tile number"),
+    "tie_break": ("which of equally good moves is played: canonical (the lowest tiles), fewest-tiles, most-tiles or "
+                  "random (each with the same chance)", TEXT),
 }
 
 BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meaning particular to that table

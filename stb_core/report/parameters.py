@@ -192,6 +192,9 @@ DOMAINS: dict[str, Domain] = {
                   audit=2_000),
         SEED,
     ), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+    "08-in-print": Domain((
+        tiles(12, quick=7, audit=6), DICE, Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12, audit=8),
+    ), quick={"tiles": 7}),
 }
 
 
@@ -207,11 +210,10 @@ def parse_value(text: str):
     float, else the text itself."""
     if text in ("True", "False", "None"):
         return {"True": True, "False": False, "None": None}[text]
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
+    if re.fullmatch(r"[+-]?[0-9]+", text):  # ASCII digits only: "1_0" and other scripts' digits stay text
+        return int(text)
+    if re.fullmatch(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?", text):
+        return float(text)
     return text
 
 

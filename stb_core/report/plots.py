@@ -353,3 +353,58 @@ def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
     ax.set_xlabel("expected winnings (% of a stake)")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
     return fig
+
+
+def heuristic_chances(table: pd.DataFrame):
+    """Two dot panels, one row per rule of thumb (optimal and worst play included): its chance of shutting the box
+    and its expected sum left, each on a linear axis from zero (``table``: ``policy_name``, ``p_win``,
+    ``expected_sum``, in the page's order)."""
+    fig, axes = style.figure("full", 0.3 * len(table) + 0.9, ncols=2, sharey=True)
+    y = np.arange(len(table))[::-1]
+    for ax, column, label in zip(axes, ["p_win", "expected_sum"], ["chance of shutting the box",
+                                                                   "expected sum left"], strict=True):
+        for yi in y:
+            ax.axhline(yi, color="#e5e8eb", lw=0.8, zorder=1)
+        ax.scatter(table[column], y, s=30, color=style.BLACK, zorder=3)
+        ax.set_xlim(0, table[column].max() * 1.12)
+        ax.set_xlabel(label)
+        ax.grid(axis="y", visible=False)
+    _percent_axis(axes[0].xaxis)
+    axes[0].set_yticks(y, table["policy_name"])
+    return fig
+
+
+def roll_count_bars(table: pd.DataFrame):
+    """The chance that a game lasts each number of rolls, one group of bars per number, one bar per policy
+    (``table``: ``policy_name``, ``rolls``, ``probability``)."""
+    fig, ax = style.figure("column", 2.4)
+    names = list(dict.fromkeys(table["policy_name"]))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        part = table[table["policy_name"] == name]
+        ax.bar(part["rolls"] + (i - (len(names) - 1) / 2) * width, part["probability"], width=width,
+               color=style.SERIES[i % len(style.SERIES)], label=name)
+    ax.set_xlabel("rolls in the game (the last one included)")
+    ax.set_ylabel("share of games")
+    _percent_axis(ax.yaxis)
+    _integer_ticks(ax.xaxis)
+    style.legend_above(ax, ncol=1)
+    return fig
+
+
+def tiles_open_lines(table: pd.DataFrame):
+    """The chance that each tile is still open after each number of rolls: one line per tile (``table``:
+    ``rolls``, ``tile``, ``p_open``)."""
+    fig, ax = style.figure("column", 2.6)
+    tiles = sorted(table["tile"].unique())
+    colours = style.sequential(len(tiles))
+    for colour, tile in zip(colours, tiles, strict=True):
+        part = table[table["tile"] == tile]
+        ax.plot(part["rolls"], part["p_open"], color=colour, lw=1.2, marker="o", ms=2.5, label=f"tile {tile}")
+    ax.set_xlabel("rolls so far")
+    ax.set_ylabel("chance the tile is open")
+    _percent_axis(ax.yaxis)
+    _integer_ticks(ax.xaxis)
+    ax.set_ylim(0, 1.02)
+    style.legend_outside(ax)
+    return fig

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import numpy as np
 
 from ..sources.words import READER_NAMES
 
@@ -94,3 +95,8 @@ def legend_outside(ax, title: str | None = None, **kwargs) -> None:
 def legend_above(ax, ncol: int = 3, title: str | None = None, **kwargs) -> None:
     """A legend above the axes, clear of the data and of the axis labels."""
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=ncol, title=title, **kwargs)
+
+
+def sequential(count: int) -> list:
+    """``count`` colours of a sequential scale (viridis), light to dark: for a series ordered by a number."""
+    return [mpl.colormaps["viridis"](x) for x in np.linspace(0.9, 0.1, count)]

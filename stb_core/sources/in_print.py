@@ -1,0 +1,318 @@
+"""Chapter 8, "The game in print": the game as people play and publish it -- its variants, the literature's rules
+of thumb, how long a game lasts -- and every figure printed about them that the engine can check.
+
+The published figures (``data/published/08-in-print.csv``) come from simulators' READMEs, a thesis's notebooks,
+unit tests, a puzzle column and blog posts; each row names its own game (tiles, dice, one-die rule, move rule,
+layout, objective, policy, tie-break), what is measured (``value``: the objective's value; ``exact``: the same
+as a fraction; ``p_win``: the chance that the policy's game ends won; ``rolls``: the expected number of rolls)
+and, where it is a board other than the full one, the board. :func:`claims_table` computes every one of them
+from its own game, so the checks do not depend on this run's parameters.
+
+Two rules of thumb are the sources' own and are defined here: ``hilo`` (Thai style: the tile first in the order
+9, 8, 7, 1, 2, 3, 4, 5, 6) and ``most-moves`` (the move after which the most legal moves remain, over every
+total: the thesis's "viele Folgeoptionen"; not the engine's ``most-options``, which counts totals).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ..boards import parse_tiles
+from ..game import game_of
+from ..policies import KeyRanked, Policy, get_policy, same_value
+from ..rules import Rules
+from ..sweep import Solution, solve
+from ..valuation import evaluate, expected_rolls, final_board_probabilities, roll_count_distribution, tiles_open_after
+from .findings import Part, Sentence, derived
+from .words import counted, number, percent, share
+
+HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
+NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
+         "highest-tile": "the fewest tiles, then the highest", "fewest-tiles": "the fewest tiles",
+         "most-tiles": "the most tiles", "lowest-tile": "the lowest tile first",
+         "most-options": "the most totals left playable", "random": "a random legal move",
+         "hilo": "HiLo (9, 8, 7, then 1 to 6)", "most-moves": "the most moves left"}
+# The variants of the game in print: a key, what it changes in the run's rules, and its name in words
+VARIANTS = {
+    "classic": ({}, "two dice always"),
+    "less-than-6": ({"one_die": "sum-le-5"}, "one die allowed at 5 or less (\u201cless than 6\u201d)"),
+    "pub": ({"one_die": "sum-le-6"}, "one die allowed at 6 or less"),
+    "any-time": ({"one_die": "sum-le-300"}, "one or two dice, the player's choice, on every roll"),
+    "thai": ({"moves": "die-or-sum"}, "Thai style: one tile a roll, either die or the sum"),
+    "double-shutter": ({"layout": "double-shutter", "one_die": "sum-le-6"},
+                       "Double Shutter, one die allowed at 6 or less"),
+}
+DOUBLE_SHUTTER_MAX = 10  # the largest front row the chapter solves (20 tiles in all, numpy's sweep)
+
+
+# -- the sources' own rules of thumb ---------------------------------------------------------------------------
+def _hilo(rules: Rules):
+    order = [9, 8, 7, 1, 2, 3, 4, 5, 6]
+    rank = {1 << (t - 1): len(order) - i for i, t in enumerate(order)}
+    return lambda parents, children, moves: np.array([rank.get(int(m), 0) for m in moves.tolist()], dtype=np.int64)
+
+
+def _most_moves(rules: Rules):
+    game = game_of(rules)
+    left = np.zeros(game.states, dtype=np.int64)
+    for code in game.chances(rules.dice):
+        moves = game.moves.moves(code)
+        if moves.size:
+            left += game.legal(game.boards, moves).sum(axis=1)
+    return lambda parents, children, moves: left[children]
+
+
+OWN_POLICIES = {"hilo": KeyRanked("hilo", _hilo), "most-moves": KeyRanked("most-moves", _most_moves)}
+
+
+def policy_of(name: str) -> Policy:
+    return OWN_POLICIES.get(name) or get_policy(name)
+
+
+# -- measures ------------------------------------------------------------------------------------------------
+def p_win(solution: Solution) -> float:
+    """The chance that the solution's policy ends the game won (whatever it plays for)."""
+    ends = np.asarray(final_board_probabilities(solution), dtype=float)
+    return float(ends[game_of(solution.rules).won].sum())
+
+
+def _measure(solution: Solution, measure: str, board: int):
+    if measure == "value":
+        return float(solution.value(board))
+    if measure == "exact":
+        return Fraction(solution.value(board))
+    if measure == "p_win":
+        return p_win(solution)
+    if measure == "rolls":
+        return float(expected_rolls(solution, board))
+    raise ValueError(measure)
+
+
+def claim_rules(row) -> Rules:
+    return Rules(tiles=int(row.tiles), dice=int(row.dice), sides=int(row.sides), one_die=row.one_die,
+                 one_die_forced=row.one_die_forced == "True",
+                 max_per_move=int(row.max_per_move) if row.max_per_move else None, moves=row.moves,
+                 layout=row.layout)
+
+
+def claims_table(published: pd.DataFrame) -> pd.DataFrame:
+    """Every published figure computed now from its own game: the rules in words, the objective, the policy and
+    its tie-break, what is measured, and the value (``computed``; ``exact`` as a fraction where measured so)."""
+    rows = []
+    for row in published.itertuples(index=False):
+        rules = claim_rules(row)
+        exact = row.measure == "exact"
+        solution = evaluate(rules, row.objective, policy_of(row.policy), tie_break=row.tie_break, exact=exact)
+        board = parse_tiles(row.board, rules) if row.board else rules.full_board
+        value = _measure(solution, row.measure, board)
+        rows.append({"key": row.key, "rules": rules.describe(), "objective": row.objective, "policy": row.policy,
+                     "tie_break": row.tie_break, "measure": row.measure, "board": row.board or "every tile",
+                     "computed": float(value), "exact": str(value) if exact else ""})
+    return pd.DataFrame(rows)
+
+
+# -- the variants ----------------------------------------------------------------------------------------------
+def variant_rules(rules: Rules, key: str) -> Rules:
+    """The run's tiles, dice and sides under one of :data:`VARIANTS` (two dice at most for Thai style; a front row
+    of at most ``DOUBLE_SHUTTER_MAX`` tiles for Double Shutter)."""
+    changes = dict(VARIANTS[key][0])
+    if key == "thai":
+        changes["dice"] = min(rules.dice, 2)
+    if key == "double-shutter":
+        changes["tiles"] = min(rules.tiles, DOUBLE_SHUTTER_MAX)
+    return replace(rules, **changes)
+
+
+def variants_table(rules: Rules) -> pd.DataFrame:
+    """Each variant: its rules in words, the chance of shutting the box with perfect play, the least expected
+    score (the sum left; Double Shutter's front row counting double), the least expected digit score (one row of
+    up to 12 tiles, else empty) and how many rolls a game played for the win lasts on average."""
+    rows = []
+    for key, (_, name) in VARIANTS.items():
+        game = variant_rules(rules, key)
+        win = solve(game, "win")
+        digits = float(solve(game, "digits").value()) if game.layout == "row" and game.tiles <= 12 else np.nan
+        rows.append({"variant": key, "variant_name": name, "rules": game.describe(), "p_win": float(win.value()),
+                     "expected_score": float(solve(game, "remaining-sum").value()), "expected_digits": digits,
+                     "expected_rolls": float(expected_rolls(win))})
+    return pd.DataFrame(rows)
+
+
+def variants_part(rules: Rules) -> Part:
+    part = Part()
+    table = part.table("variants", variants_table(rules))
+    s = Sentence()
+    best = s.quiet(table.fact("best_variant", "variant_name", "first", order=[("p_win", "desc")]))
+    best_p = table.fact("best_p_win", "p_win", "first", order=[("p_win", "desc")])
+    classic = table.cell("classic_p_win", "p_win", variant="classic")
+    thai = table.cell("thai_p_win", "p_win", variant="thai")
+    text = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
+            f"{s(best_p, percent(2))}; with two dice always it is {s(classic, percent(2))}, and Thai style "
+            f"{s(thai, percent(2))} ({s(derived('thai_vs_classic', 'relation', thai, classic))} than the classic "
+            f"game).")
+    part.add(s.finding("variants", text))
+    s = Sentence()
+    double = table.cell("double_score", "expected_score", variant="double-shutter")
+    double_rules = table.cell("double_rules", "rules", variant="double-shutter")
+    part.add(s.finding("double-shutter", f"Played for the least score, {s(double_rules)} scores "
+                                         f"{s(double, number(3))} on average.", kind="text"))
+    return part
+
+
+# -- the literature's heuristics ------------------------------------------------------------------------------
+def heuristics_table(rules: Rules) -> pd.DataFrame:
+    """Each named rule of thumb (and optimal and worst play) on the run's game: its chance of shutting the box,
+    its expected sum left, what each gives up against perfect play (in percent of the optimum), and how many
+    rolls its games last on average."""
+    best_win, best_sum = float(solve(rules, "win").value()), float(solve(rules, "remaining-sum").value())
+    rows = []
+    for name in ("optimal", *HEURISTICS, "worst"):
+        win = evaluate(rules, "win", name)
+        score = evaluate(rules, "remaining-sum", name)
+        w, v = float(win.value()), float(score.value())
+        rows.append({"policy": name, "policy_name": NAMES[name], "p_win": w,
+                     "win_loss_percent": 100 * (best_win - w) / best_win if best_win else 0.0,
+                     "expected_sum": v, "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0.0,
+                     "expected_rolls": float(expected_rolls(win))})
+    return pd.DataFrame(rows)
+
+
+def heuristics_part(rules: Rules) -> Part:
+    part = Part()
+    table = part.table("heuristics", heuristics_table(rules))
+    s = Sentence()
+    named_ = [("policy", "in", HEURISTICS)]
+    best = s.quiet(table.fact("best_heuristic", "policy_name", "first", named_, [("p_win", "desc"), ("policy", "asc")]))
+    best_p = table.fact("best_heuristic_p_win", "p_win", "first", named_, [("p_win", "desc"), ("policy", "asc")])
+    best_loss = table.fact("best_heuristic_loss", "win_loss_percent", "first", named_,
+                           [("p_win", "desc"), ("policy", "asc")])
+    largest = table.cell("largest_p_win", "p_win", policy="largest-tile")
+    highest = table.cell("highest_p_win", "p_win", policy="highest-tile")
+    text = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
+            f"{s(best_loss, share(1))} short of perfect play. The literature's \u201clargest tile first\u201d wins "
+            f"{s(largest, percent(2))}, {s(derived('largest_vs_highest', 'relation', largest, highest))} than this "
+            f"report's \u201cfewest tiles, then the highest\u201d ({s(highest, percent(2))}).")
+    part.add(s.finding("heuristics", text))
+    return part
+
+
+# -- how long a game lasts -------------------------------------------------------------------------------------
+def roll_counts_table(rules: Rules) -> pd.DataFrame:
+    """The chance that a game lasts each number of rolls (the last, the one that finds no move, included), under
+    optimal play for the win and two rules of thumb."""
+    rows = []
+    for name in ("optimal", "largest-tile", "random"):
+        for n, p in roll_count_distribution(evaluate(rules, "win", name)).items():
+            rows.append({"policy": name, "policy_name": NAMES[name], "rolls": n, "probability": float(p)})
+    return pd.DataFrame(rows)
+
+
+def tiles_open_table(rules: Rules) -> pd.DataFrame:
+    """The chance that each tile is still open after each number of rolls, optimal play for the win."""
+    after = tiles_open_after(solve(rules, "win"))
+    return pd.DataFrame([{"rolls": k, "tile": t + 1, "p_open": float(after[k, t])}
+                         for k in range(after.shape[0]) for t in range(after.shape[1])])
+
+
+def length_part(rules: Rules) -> Part:
+    part = Part()
+    counts = part.table("roll-counts", roll_counts_table(rules))
+    tiles = part.table("tiles-open", tiles_open_table(rules))
+    s = Sentence()
+    optimal = [("policy", "==", "optimal")]
+    likeliest = counts.fact("likeliest_rolls", "rolls", "first", optimal, [("probability", "desc"), ("rolls", "asc")])
+    its_p = counts.fact("likeliest_p", "probability", "first", optimal, [("probability", "desc"), ("rolls", "asc")])
+    longest = counts.fact("longest", "rolls", "max", optimal)
+    text = (f"Played for the win, a game most often lasts {s(likeliest, counted('roll'))} "
+            f"({s(its_p, percent(1))} of games) and never more than {s(longest, counted('roll'))}.")
+    part.add(s.finding("length", text))
+    s = Sentence()
+    last = tiles.fact("after_rolls", "rolls", "max")
+    stays = s.quiet(tiles.fact("stays_open", "tile", "first", [("rolls", "==", last.value)],
+                               [("p_open", "desc"), ("tile", "asc")]))
+    stays_p = tiles.fact("stays_open_p", "p_open", "first", [("rolls", "==", last.value)],
+                         [("p_open", "desc"), ("tile", "asc")])
+    text = (f"The tile most often left standing at the end is {s(stays)}, open in {s(stays_p, percent(1))} of "
+            f"finished games.")
+    part.add(s.finding("tiles-open", text, kind="text"))
+    return part
+
+
+# -- what has been printed --------------------------------------------------------------------------------------
+def print_part(published: pd.DataFrame) -> Part:
+    part = Part()
+    table = part.table("claims-computed", claims_table(published))
+    computed = table.frame.set_index("key")["computed"]
+    printed = published.set_index("key")["published"]
+    rows = []
+    for key in ("most", "high", "moves", "random", "opt"):  # the first notebook's expected rolls
+        fixed = f"lp_{key}_rolls_fixed" if key != "opt" else "lp_opt_rolls"
+        right = f"lp_{key}_rolls" if key != "opt" else None
+        exact = computed[right] if right else computed["lp_opt_rolls"]
+        won = computed[f"lp_{key}_win"]
+        rows.append({"policy": key, "printed": float(printed[fixed]), "exact": exact,
+                     "excess": float(printed[fixed]) - exact, "p_win": won,
+                     "gap": abs(float(printed[fixed]) - exact - won)})
+    excess = part.table("rolls-excess", pd.DataFrame(rows))
+    s = Sentence()
+    rows_n = excess.count("rules")
+    largest = excess.fact("largest_excess", "excess", "max")
+    worst = excess.fact("largest_gap", "gap", "max")
+    text = (f"The thesis's first notebook prints expected rolls that are too high for {s(rows_n, counted('rule'))}, "
+            f"by up to {s(largest, number(4))} rolls, and each excess is that rule's chance of shutting the box "
+            f"(to within {s(worst, number(5))}, inside its four printed decimals): its count goes on rolling from the "
+            f"shut box. Its second notebook prints the exact values.")
+    part.add(s.finding("rolls-excess", text))
+    return part
+
+
+def published_claims(published: pd.DataFrame, claims: Part) -> dict:
+    """What the checks compare with ``data/published/08-in-print.csv``: every figure from its own game (in percent
+    where it was printed so), and the HiLo statement."""
+    table = claims["claims-computed"].set_index("key")
+    out = {}
+    for row in published.itertuples(index=False):
+        if row.kind == "statement":
+            continue
+        found = table.loc[row.key]
+        value = Fraction(found["exact"]) if found["exact"] else float(found["computed"])
+        out[row.key] = 100 * value if row.unit == "percent" else value
+    hilo, best = float(table.loc["mf_hilo", "computed"]), thai_optimum()
+    out["mf_optimal"] = (bool(same_value(hilo, best)),
+                         f"it wins {percent(4)(hilo)}; optimal play wins {percent(4)(best)}")
+    return out
+
+
+def thai_optimum() -> float:
+    """The best chance of shutting the box Thai style (tiles 1-9, two dice)."""
+    return float(solve(Rules(moves="die-or-sum"), "win").value())
+
+
+def headline(variants: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    table = variants["variants"].set_index("variant")
+    return {"Thai style, perfect play": percent(2)(table.loc["thai", "p_win"]),
+            "Double Shutter, least score": number(3)(table.loc["double-shutter", "expected_score"])}
+
+
+def pipeline(rules: Rules, published: pd.DataFrame | None = None) -> list[Part]:
+    """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
+    from ..report.checks import load_published
+
+    published = load_published("08-in-print") if published is None else published
+    return [variants_part(rules), heuristics_part(rules), length_part(rules), print_part(published)]
+
+
+def estimate(rules: Rules):
+    """What the chapter will take: a few solves of each variant and of each rule of thumb, and the published
+    figures' own games (a few seconds)."""
+    from ..cost import Estimate, solve_estimate
+
+    total = Estimate(20.0, 2**28)
+    for key in VARIANTS:
+        total = total + solve_estimate(variant_rules(rules, key)) * 5
+    return total + solve_estimate(rules) * 2 * (len(HEURISTICS) + 2)
