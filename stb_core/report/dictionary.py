@@ -16,6 +16,8 @@ import re
 
 import pandas as pd
 
+from stb_core.policies import TIE_BREAKS
+
 P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
     "stakes", "count"
 SUM, SCORE, TEXT = "sum of tile numbers", "points (the Open and Shut Case scores)", ""
@@ -266,12 +268,9 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("solve-times", "boards"): ("boards solved: 2 to the tiles", COUNT),
     ("source-statements", "boards"): ("boards the statement covers", COUNT),
     ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),
-    ("tie-break-spread", "canonical"): ("P(final sum) with the canonical tie-break", P),
-    ("tie-break-spread", "fewest-tiles"): ("P(final sum) with the fewest-tiles tie-break", P),
-    ("tie-break-spread", "most-tiles"): ("P(final sum) with the most-tiles tie-break", P),
-    ("tie-breaks", "value_canonical"): ("the value with the canonical tie-break", "objective's unit"),
-    ("tie-breaks", "value_fewest-tiles"): ("the value with the fewest-tiles tie-break", "objective's unit"),
-    ("tie-breaks", "value_most-tiles"): ("the value with the most-tiles tie-break", "objective's unit"),
+    **{("tie-break-spread", name): (f"P(final sum) with the {name} tie-break", P) for name in TIE_BREAKS},
+    **{("tie-breaks", f"value_{name}"): (f"the value with the {name} tie-break", "objective's unit")
+       for name in TIE_BREAKS},
     ("valid-states", "X1"): ("the lowest open tile", "tile number"),
 }
 
