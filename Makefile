@@ -1,5 +1,6 @@
 # Shut the Box research report. `make` lists the targets; `make report` and `make test` do all the set-up.
-PYTHON ?= python3
+# Python 3.11 (requirements.txt is locked for it): python3.11 when it is on the PATH, else python3.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -10,19 +11,28 @@ LAB_PORT ?= 8888
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup test report notebook bench lab lint clean browser
+.PHONY: help setup check test report notebook bench lab lint clean browser
 
 help: ## list the targets
 	@echo "Shut the Box research report — targets:"
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z]+):.*## (.*)/  make \1\t\2/' | expand -t 20
 
+IS_311 := -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'
+
 $(STAMP): requirements.txt pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@$(PYTHON) $(IS_311) 2>/dev/null || { echo "make: this project needs Python 3.11 (requirements.txt is locked for it);" \
+	  "'$(PYTHON)' is $$($(PYTHON) -V 2>&1 || echo missing). Install python3.11, or run: make PYTHON=/path/to/python3.11"; exit 1; }
+	@test ! -x $(PY) || $(PY) $(IS_311) 2>/dev/null || { echo "removing .venv: it was made with another Python"; rm -rf $(VENV); }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "make: could not create .venv"; exit 1; }
+	@echo "installing the pinned packages into .venv (about a minute on a fresh machine)"
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt \
+	  && $(PY) -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e . \
+	  || { rm -rf $(VENV); echo "make: the install failed (see above); .venv was removed, so the next make starts afresh"; exit 1; }
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 \
+	  && git config filter.notebook-outputs.clean "python3 stb_core/report/clean_notebook.py" || true
 	@touch $(STAMP)
 
-setup: $(STAMP) ## create .venv from the pinned requirements.txt and install stb_core (editable)
+setup: $(STAMP) ## create .venv (Python 3.11, the pins of requirements.txt, stb_core editable); store notebooks clean
 
 browser: ## install Debian's chromium + chromedriver when missing (for the browser test)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
@@ -33,8 +43,11 @@ browser: ## install Debian's chromium + chromedriver when missing (for the brows
 lint: $(STAMP) ## ruff on the package, the tests and the notebooks
 	$(VENV)/bin/ruff check stb_core tests benchmarks notebooks
 
-test: $(STAMP) browser lint ## lint, then every test (engine, CLI, notebooks under papermill, report in Chromium)
-	$(PY) -m pytest -q
+check: $(STAMP) lint ## the quick loop while working (under 2 minutes): lint, engine, CLI, properties, findings audit
+	$(PY) -m pytest -n auto -q -m "not report"
+
+test: $(STAMP) browser lint ## every test, as CI runs it: check's, then the report built once, its reruns, Chromium
+	$(PY) -m pytest -n auto --dist loadfile -q
 
 report: $(STAMP) ## run every notebook (default parameters) and render report/index.html (works offline)
 	$(PY) -m stb_core.report

@@ -12,6 +12,13 @@ before it starts) -> ``counts`` (source 000's winning sequences) -> ``monte_carl
 notebooks and builds the HTML report.
 """
 
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("stb-core")
+except PackageNotFoundError:  # imported from a checkout that was never installed
+    __version__ = "unknown"
+
 from .boards import board_label, board_mask, board_sum, board_tiles, parse_tiles
 from .counts import counts_by_moves, total_winning_sequences, winning_sequence_counts
 from .game import Game, game_of, legal_moves
@@ -22,6 +29,7 @@ from .sweep import Solution, expected_remaining_sum, expected_tiles_shut, solve,
 from .valuation import evaluate
 
 __all__ = [
+    "__version__",
     "OBJECTIVES", "ONE_DIE_OPTIONS", "POLICIES", "TIE_BREAKS", "Game", "InputError", "Objective", "Policy", "Rules",
     "RulesError",
     "Solution", "TieBreak", "board_label", "board_mask", "board_sum", "board_tiles", "counts_by_moves",

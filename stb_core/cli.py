@@ -14,7 +14,9 @@ import re
 import sys
 import time
 from fractions import Fraction
+from pathlib import Path
 
+from . import __version__
 from .boards import board_label, board_tiles, parse_tiles
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import counts_by_moves
@@ -46,7 +48,12 @@ from .rules import (
 from .sweep import Solution
 from .valuation import evaluate, expected_rolls, final_sum_distribution, roll_count_distribution
 
-PROG = "python -m stb_core"
+
+def program_name() -> str:
+    """How the command was called: ``stb`` (the installed script) or ``python -m stb_core``."""
+    return "stb" if Path(sys.argv[0]).name == "stb" else "python -m stb_core"
+
+
 MIN_GAMES = 100  # fewer simulated games give no useful interval
 
 
@@ -171,7 +178,8 @@ def _open_flag() -> argparse.ArgumentParser:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one subcommand per question."""
-    parser = _Parser(prog=PROG, description="Shut the Box, solved exactly.")
+    parser = _Parser(prog=program_name(), description="Shut the Box, solved exactly.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                      metavar="{solve,advise,distribution,counts,simulate,players}")
     single = [_rule_flags(), _play_flags(), _open_flag()]
@@ -256,7 +264,7 @@ def _announce(what: str, estimate: Estimate):
                         f"{TIME_BUDGET / 60:.0f} minutes and {MEMORY_BUDGET / 2**30:.0f} GB); try fewer tiles or dice")
     if estimate.seconds <= LONG_RUN:
         return None
-    print(f"{PROG}: {what}: estimated {estimate.describe()}", file=sys.stderr, flush=True)
+    print(f"{program_name()}: {what}: estimated {estimate.describe()}", file=sys.stderr, flush=True)
     start, shown = time.perf_counter(), [-1]
 
     def progress(done) -> None:
@@ -419,12 +427,13 @@ COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distri
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one subcommand; user errors print ``python -m stb_core: error: ...`` and return 2."""
+    """Run one subcommand; user errors print ``stb: error: ...`` (or ``python -m stb_core: error: ...``) and
+    return 2."""
     try:
         args = build_parser().parse_args(argv)
         COMMANDS[args.command](args, _rules(args))
     except (UserError, InputError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        print(f"{program_name()}: error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader stopped reading (``| head``): nothing to say, and nothing more to write
         import os

@@ -450,24 +450,30 @@ def _label(entry) -> str:
     return f"{entry.number}. {entry.title}" if entry.number else entry.title
 
 
+MATHJAX = ("django-static-mathjax", "mathjax/static/mathjax/", ("es5/tex-svg-full.js", "LICENSE"))
+
+
 def install_assets(default: bool) -> None:
-    """The CSS, the scripts and MathJax 3 (from the ``sphinx-mathjax-offline`` package) in the report: written by
-    a build of the default report (a file only when its bytes change), and by a rerun only when missing."""
+    """The CSS, the scripts and MathJax 3 in the report: written by a build of the default report (a file only when
+    its bytes change), and by a rerun only when missing. MathJax is one file, ``es5/tex-svg-full.js`` of the
+    ``django-static-mathjax`` package (every TeX extension and the SVG glyphs bundled: it needs no other file), with
+    MathJax's licence beside it."""
     from importlib.metadata import distribution
 
     target = report_dir() / ASSETS
-    for asset in sorted((TEMPLATES / "assets").iterdir()):
-        path = target / asset.name
+    wanted = {target / asset.name: asset for asset in sorted((TEMPLATES / "assets").iterdir())}
+    package, folder, files = MATHJAX
+    located = {str(f): f for f in distribution(package).files}
+    for name in files:
+        wanted[target / "mathjax" / Path(name).name] = Path(distribution(package).locate_file(located[folder + name]))
+    if default and (target / "mathjax").is_dir():  # a report built before MathJax was one file
+        for old in (target / "mathjax").iterdir():
+            if old not in wanted:
+                shutil.rmtree(old) if old.is_dir() else old.unlink()
+    for path, source in wanted.items():
         if default or not path.exists():
-            if not path.exists() or path.read_bytes() != asset.read_bytes():
-                write_bytes(path, asset.read_bytes())
-    mathjax = target / "mathjax"
-    if not (mathjax / "tex-svg.js").exists():
-        dist = distribution("sphinx-mathjax-offline")
-        entry = next(f for f in dist.files if str(f).endswith("static/mathjax/tex-svg.js"))
-        staged = target / f".mathjax-{os.getpid()}.tmp"
-        shutil.copytree(Path(dist.locate_file(entry)).parent, staged, dirs_exist_ok=True)
-        replace_path(staged, mathjax)
+            if not path.exists() or path.read_bytes() != source.read_bytes():
+                write_bytes(path, source.read_bytes())
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -767,6 +773,18 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
         log(f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
 
 
+def check_checkout() -> None:
+    """The report is built from the project's repository: its notebooks and published figures are not part of the
+    installed package (``pip install .`` gives the engine, the ``stb`` command and the notebooks' helpers)."""
+    from .paths import NOTEBOOK_DIR, PUBLISHED_DIR
+
+    missing = [f"{path.name}/" for path in (NOTEBOOK_DIR, PUBLISHED_DIR) if not path.is_dir()]
+    if missing:
+        raise ReportError(f"the report is built from a clone of the project's repository, and {' and '.join(missing)} "
+                          f"{'is' if len(missing) == 1 else 'are'} not beside this installed package "
+                          f"({NOTEBOOK_DIR.parent}); clone the project and run make report there")
+
+
 def main(argv: list[str] | None = None) -> int:
     die_with_parent()
     parser = argparse.ArgumentParser(prog="python -m stb_core.report", description=__doc__.split("\n")[0])
@@ -776,6 +794,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="a parameter for --notebook (repeatable)")
     args = parser.parse_args(argv)
     try:
+        check_checkout()
         build(plan(args.notebook, [tuple(p) for p in args.parameter]), args.jobs)
     except ReportError as error:
         print(f"python -m stb_core.report: error: {error}", file=sys.stderr)

@@ -28,7 +28,7 @@ from ..rules import Rules
 from ..sweep import Solution, solve
 from ..valuation import evaluate, expected_rolls, final_board_probabilities, roll_count_distribution, tiles_open_after
 from .findings import Part, Sentence, derived
-from .words import counted, number, percent, share
+from .words import all_dice, counted, number, percent, share
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
@@ -38,11 +38,11 @@ NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "
          "hilo": "HiLo (9, 8, 7, then 1 to 6)", "most-moves": "the most moves left"}
 # The variants of the game in print: a key, what it changes in the run's rules, and its name in words
 VARIANTS = {
-    "classic": ({}, "two dice always"),
+    "classic": ({}, "{dice} on every roll"),
     "less-than-6": ({"one_die": "sum-le-5"}, "one die allowed at 5 or less (\u201cless than 6\u201d)"),
     "pub": ({"one_die": "sum-le-6"}, "one die allowed at 6 or less"),
     "any-time": ({"one_die": "sum-le-300"}, "one or two dice, the player's choice, on every roll"),
-    "thai": ({"moves": "die-or-sum"}, "Thai style: one tile a roll, either die or the sum"),
+    "thai": ({"moves": "die-or-sum"}, "Thai style: one tile a roll, {thai}"),
     "double-shutter": ({"layout": "double-shutter", "one_die": "sum-le-6"},
                        "Double Shutter, one die allowed at 6 or less"),
 }
@@ -127,13 +127,21 @@ def variant_rules(rules: Rules, key: str) -> Rules:
     return replace(rules, **changes)
 
 
+def variant_name(rules: Rules, key: str) -> str:
+    """The variant's name in words, for the run's dice (``two dice on every roll``; Thai style with one die shuts
+    the tile equal to the die)."""
+    game = variant_rules(rules, key)
+    thai = "either die or the sum" if game.dice == 2 else "equal to the die"
+    return VARIANTS[key][1].format(dice=all_dice(game), thai=thai)
+
+
 def variants_table(rules: Rules) -> pd.DataFrame:
     """Each variant: its rules in words, the chance of shutting the box with perfect play, the least expected
     score (the sum left; Double Shutter's front row counting double), the least expected digit score (one row of
     up to 12 tiles, else empty) and how many rolls a game played for the win lasts on average."""
     rows = []
-    for key, (_, name) in VARIANTS.items():
-        game = variant_rules(rules, key)
+    for key in VARIANTS:
+        game, name = variant_rules(rules, key), variant_name(rules, key)
         win = solve(game, "win")
         digits = float(solve(game, "digits").value()) if game.layout == "row" and game.tiles <= 12 else np.nan
         rows.append({"variant": key, "variant_name": name, "rules": game.describe(), "p_win": float(win.value()),
@@ -150,10 +158,11 @@ def variants_part(rules: Rules) -> Part:
     best_p = table.fact("best_p_win", "p_win", "first", order=[("p_win", "desc")])
     classic = table.cell("classic_p_win", "p_win", variant="classic")
     thai = table.cell("thai_p_win", "p_win", variant="thai")
+    compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
+    than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     text = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
-            f"{s(best_p, percent(2))}; with two dice always it is {s(classic, percent(2))}, and Thai style "
-            f"{s(thai, percent(2))} ({s(derived('thai_vs_classic', 'relation', thai, classic))} than the classic "
-            f"game).")
+            f"{s(best_p, percent(2))}; with {all_dice(rules)} on every roll it is {s(classic, percent(2))}, and "
+            f"Thai style {s(thai, percent(2))} ({than} the classic game).")
     part.add(s.finding("variants", text))
     s = Sentence()
     double = table.cell("double_score", "expected_score", variant="double-shutter")
@@ -192,10 +201,12 @@ def heuristics_part(rules: Rules) -> Part:
                            [("p_win", "desc"), ("policy", "asc")])
     largest = table.cell("largest_p_win", "p_win", policy="largest-tile")
     highest = table.cell("highest_p_win", "p_win", policy="highest-tile")
+    compared = s.quiet(derived("largest_vs_highest", "relation", largest, highest))
+    than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     text = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
             f"{s(best_loss, share(1))} short of perfect play. The literature's \u201clargest tile first\u201d wins "
-            f"{s(largest, percent(2))}, {s(derived('largest_vs_highest', 'relation', largest, highest))} than this "
-            f"report's \u201cfewest tiles, then the highest\u201d ({s(highest, percent(2))}).")
+            f"{s(largest, percent(2))}, {than} this report's \u201cfewest tiles, then the highest\u201d "
+            f"({s(highest, percent(2))}).")
     part.add(s.finding("heuristics", text))
     return part
 

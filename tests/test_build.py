@@ -1,0 +1,196 @@
+"""Building runs, as a user starts them: requests refused before any work, a notebook rerun in one JupyterLab
+kernel, builds killed or started side by side, crafted file names. These tests build their own small reruns in
+scratch folders; the tests that read the whole built report are in ``test_report.py``."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from stb_core.report.catalogue import CHAPTERS
+from stb_core.report.page import notebook_defaults
+from stb_core.report.parameters import DOMAINS, run_name
+
+ROOT = Path(__file__).resolve().parents[1]
+STEMS = [c.stem for c in CHAPTERS]
+pytestmark = pytest.mark.report
+
+
+def report_command(*args, report_dir: Path):
+    env = {**os.environ, "STB_REPORT_DIR": str(report_dir)}
+    return subprocess.run([sys.executable, "-m", "stb_core.report", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--notebook", "01-sequence-counts", "-p", "tilez", "10"], "unknown parameter 'tilez'"),
+    (["--notebook", "06-whole-map", "-p", "compare_tiles", "0"], "compare_tiles must be an integer between 1 and 16"),
+    (["--notebook", "06-whole-map", "-p", "margin_percent", "-1"], "margin_percent must be a number between 0 and 100"),
+    (["--notebook", "02-riddler-one-die", "-p", "one_die", "sometimes"], "one_die must be one of never, high-shut"),
+    (["--notebook", "01-sequence-counts", "-p", "board", "1,12"], "board tiles must be between 1 and 10, got 12"),
+    (["--notebook", "01-sequence-counts", "-p", "board", "0,3"], "board tiles must be between 1 and 10, got 0"),
+    (["--notebook", "01-sequence-counts", "-p", "board", "1,01"], "board lists a tile twice"),
+    (["--notebook", "01-sequence-counts", "-p", "board", "1,a"], "board must be text like 1,3,4,6,7"),
+    (["--notebook", "07-pub-game", "-p", "seed", "4294967296"], "seed must be an integer between 0 and 4294967295"),
+    (["--notebook", "07-pub-game", "-p", "players", "7"], "players must be an integer between 2 and 6"),
+    (["--notebook", "99-nothing"], "notebook must be one of"),
+    (["--notebook", "06-whole-map", "-p", "max_tiles", "24", "-p", "dice", "4", "-p", "sides", "20"],
+     "06-whole-map with these parameters is out of reach: it would take about"),
+])
+def test_bad_requests_are_refused_before_any_work(tmp_path, args, message):
+    run = report_command(*args, report_dir=tmp_path)
+    assert run.returncode == 2 and message in run.stderr and run.stderr.count("\n") == 1, run.stderr
+    assert not (tmp_path / "runs").exists() and not list(tmp_path.glob("figures/*"))
+
+
+def test_run_names_keep_signs_and_decimals():
+    defaults = notebook_defaults("06-whole-map")
+    names = {run_name("06-whole-map", {**defaults, "margin_percent": v}, defaults) for v in (-1.0, 1.0, 1.5)}
+    assert len(names) == 3 and "06-whole-map--margin_percent=-1.0" in names
+
+
+def test_papermill_direct_injection_of_an_unknown_name_fails_in_the_notebook(tmp_path):
+    stem = STEMS[0]
+    out = tmp_path / "out.ipynb"
+    run = subprocess.run([sys.executable, "-m", "papermill", str(ROOT / "notebooks" / f"{stem}.ipynb"), str(out),
+                          "-p", "tilez", "10", "-k", "python3", "--cwd", str(ROOT / "notebooks")],
+                         capture_output=True, text=True, env={**os.environ, "STB_OUTPUT_ROOT": str(tmp_path)})
+    assert run.returncode != 0 and "unknown parameter 'tilez'" in run.stderr + run.stdout
+
+
+def test_every_notebook_declares_exactly_its_parameters():
+    for stem in STEMS:
+        defaults = notebook_defaults(stem)
+        assert set(defaults) == set(DOMAINS[stem].names), stem
+        DOMAINS[stem].check(defaults)
+        DOMAINS[stem].check({**defaults, **DOMAINS[stem].quick})
+
+
+# -- the JupyterLab path ------------------------------------------------------------------------------------
+def run_all(client, notebook) -> list[str]:
+    """Run every cell in the client's kernel, as Run All does; the progress lines shown under the cells."""
+    lines = []
+    for index, cell in enumerate(notebook.cells):
+        if cell.cell_type == "code":
+            client.execute_cell(cell, index)
+            lines += [o.get("data", {}).get("text/html", "") for o in cell.outputs
+                      if "stb-progress" in o.get("data", {}).get("text/html", "")]
+    return lines
+
+
+def test_a_notebook_reruns_in_one_kernel_after_a_parameter_is_edited(tmp_path, monkeypatch):
+    """JupyterLab: Run All, edit a parameter, Run All again -- no restart, no 'unknown parameter'; a long
+    computation shows one progress line under its cell, updated in place."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("STB_OUTPUT_ROOT", str(tmp_path))
+    monkeypatch.delenv("STB_PROGRESS_FILE", raising=False)
+    stem = "06-whole-map"
+    notebook = nbformat.read(ROOT / "notebooks" / f"{stem}.ipynb", as_version=4)
+    parameters = next(c for c in notebook.cells if "parameters" in c.metadata.get("tags", []))
+
+    def set_parameters(values: dict) -> None:
+        lines = parameters.source.splitlines()
+        for name, value in values.items():
+            lines = [f"{name} = {value!r}" if re.match(rf"{name}\s*=", line) else line for line in lines]
+        parameters.source = "\n".join(lines)
+
+    quick = DOMAINS[stem].quick
+    set_parameters(quick)
+    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(ROOT / "notebooks")}})
+    with client.setup_kernel():
+        progress = run_all(client, notebook)
+        assert progress and all("working (" in line for line in progress)
+        set_parameters({"tiles": quick["tiles"] - 1})
+        run_all(client, notebook)
+    run = run_name(stem, {**notebook_defaults(stem), **quick, "tiles": quick["tiles"] - 1}, notebook_defaults(stem))
+    assert (tmp_path / "data" / run / "findings.json").exists()
+
+
+# -- kills, interrupts and builds side by side ----------------------------------------------------------------
+def tree(*roots: Path) -> dict[str, bytes]:
+    """Every file under ``roots`` with its bytes (relative paths, the root's name first)."""
+    return {f"{root.name}/{p.relative_to(root)}": p.read_bytes() for root in roots for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def rerun(folder: Path, tiles: int) -> subprocess.Popen:
+    env = {**os.environ, "STB_REPORT_DIR": str(folder / "report"), "STB_OUTPUT_ROOT": str(folder / "out"),
+           "TMPDIR": str(folder / "tmp")}
+    return subprocess.Popen([sys.executable, "-m", "stb_core.report", "--notebook", "02-riddler-one-die", "-p", "tiles",
+                             str(tiles)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+
+
+def settled(folder: Path, timeout: float = 60.0) -> None:
+    """Wait until no build of ``folder`` is left: no staging folder, nothing set aside, no kernel of it running."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        left = [p for p in (folder / "report").glob(".*") if p.name != ".lock"]
+        left += [p for p in (folder / "out").rglob(".*.old")]
+        if not left and not subprocess.run(["pgrep", "-f", str(folder / "report")], capture_output=True).stdout:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"a killed build left {left}")
+
+
+def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
+    """Two reruns built, then: both again at once (the later waits, both finish, nothing changes); then reruns
+    stopped by SIGINT, SIGTERM or SIGKILL at random moments -- the published tree is byte for byte what it was (a
+    complete new build gives the same bytes), with nothing left in the tree or the temporary folder."""
+    import random
+    import signal
+
+    (tmp_path / "tmp").mkdir()
+    for tiles in (5, 6):
+        done = rerun(tmp_path, tiles)
+        assert done.wait(300) == 0, done.stdout.read()
+    published = tree(tmp_path / "report", tmp_path / "out")
+    assert any("tiles=5" in name for name in published) and any("tiles=6" in name for name in published)
+
+    both = [rerun(tmp_path, 5), rerun(tmp_path, 6)]
+    logs = [p.communicate(timeout=300)[0] for p in both]
+    assert [p.returncode for p in both] == [0, 0], logs
+    assert any("waiting for it to finish" in log for log in logs), logs
+    settled(tmp_path)
+    assert tree(tmp_path / "report", tmp_path / "out") == published
+
+    generator = random.Random(2026)
+    started = time.monotonic()
+    timing = rerun(tmp_path, 5)
+    timing.wait(300)
+    seconds = time.monotonic() - started
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+        build = rerun(tmp_path, generator.choice((5, 6)))
+        time.sleep(generator.uniform(0.3, seconds))
+        build.send_signal(sig)
+        out = build.communicate(timeout=120)[0]
+        assert "Traceback" not in out, out
+        settled(tmp_path)
+        assert tree(tmp_path / "report", tmp_path / "out") == published, f"after {sig.name}"
+        assert not list((tmp_path / "tmp").iterdir()), f"{sig.name} left {list((tmp_path / 'tmp').iterdir())}"
+
+
+def test_file_names_never_become_markup(tmp_path, monkeypatch):
+    """A crafted page name in report/runs/ is listed as text, and its link is a relative path, not a script."""
+    from stb_core.report.build import write_runs_index
+
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ('<img src=x onerror=alert(1)>.html', 'javascript:alert(1).html', 'a"b.html'):
+        (runs / name).write_text("x")
+    monkeypatch.setenv("STB_REPORT_DIR", str(tmp_path))
+    monkeypatch.setenv("STB_OUTPUT_ROOT", str(tmp_path / "out"))
+    write_runs_index()
+    page = (runs / "index.html").read_text()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert 'href="javascript' not in page and 'href="./javascript%3Aalert%281%29.html"' in page
+    assert 'a"b' not in page.split("<main", 1)[1]
