@@ -21,7 +21,7 @@ IS_311 := -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'
 
 $(STAMP): requirements.txt pyproject.toml
 	@$(PYTHON) $(IS_311) 2>/dev/null || { echo "make: this project needs Python 3.11 (requirements.txt is locked for it);" \
-	  "'$(PYTHON)' is $$($(PYTHON) -V 2>&1 || echo missing). Install python3.11, or run: make PYTHON=/path/to/python3.11"; exit 1; }
+	  "'$(PYTHON)' is $$($(PYTHON) -V 2>/dev/null || echo missing). Install python3.11, or run: make PYTHON=/path/to/python3.11"; exit 1; }
 	@test ! -x $(PY) || $(PY) $(IS_311) 2>/dev/null || { echo "removing .venv: it was made with another Python"; rm -rf $(VENV); }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "make: could not create .venv"; exit 1; }
 	@echo "installing the pinned packages into .venv (about a minute on a fresh machine)"

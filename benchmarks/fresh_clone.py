@@ -29,10 +29,11 @@ def folder_size(path: Path) -> int:
 def timed(command: list[str], cwd: Path) -> float:
     print(f"$ {' '.join(command)}", flush=True)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed after {seconds:.0f} s:\n{done.stderr[-3000:]}")
+        lines = [line for line in done.stdout.splitlines() if "is ignored: it is neither a file" not in line]
+        sys.exit(f"{' '.join(command)} failed after {seconds:.0f} s; the end of its output:\n" + "\n".join(lines[-60:]))
     return seconds
 
 

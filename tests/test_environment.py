@@ -1,6 +1,7 @@
 """The project's set-up: one list of pins mirrored for conda, notebooks stored clean, CI calls make test."""
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -153,3 +154,67 @@ def test_ci_runs_the_readme_test_command():
 def test_nothing_reads_the_shared_folder():
     for path in [*ROOT.glob("stb_core/**/*.py"), *ROOT.glob("notebooks/*.ipynb"), ROOT / "Makefile"]:
         assert "../shared" not in path.read_text() and "/shared/" not in path.read_text(), path
+
+
+def test_a_notebook_saved_with_its_outputs_is_committed_clean(tmp_path):
+    """The git filter ``make setup`` registers, on a notebook saved as JupyterLab saves it after Run All: the
+    commit holds the notebook exactly as stored here, the working copy keeps its outputs."""
+    import shutil
+    import subprocess
+
+    command = re.search(r'git config filter\.notebook-outputs\.clean "([^"]+)"', (ROOT / "Makefile").read_text())[1]
+    repo = tmp_path / "repo"
+    for name in (".gitattributes", "stb_core/report/clean_notebook.py"):
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, repo / name)
+    clean = (ROOT / "notebooks" / "01-sequence-counts.ipynb").read_text(encoding="utf-8")
+    notebook = json.loads(clean)
+    for count, cell in enumerate(c for c in notebook["cells"] if c["cell_type"] == "code"):
+        cell["execution_count"] = count + 1
+        cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": ["ran\n"]}]
+        cell["metadata"]["execution"] = {"iopub.status.busy": "2026-11-23T10:00:00Z"}
+    notebook["metadata"]["language_info"]["version"] = "3.11.7"
+    notebook["metadata"]["widgets"] = {}
+    saved = json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+    (repo / "notebooks").mkdir()
+    (repo / "notebooks" / "chapter.ipynb").write_text(saved, encoding="utf-8")
+
+    def git(*args):
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=repo, check=True,
+                              capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("config", "filter.notebook-outputs.clean", command)
+    git("add", ".")
+    git("commit", "-q", "-m", "a notebook with outputs")
+    assert git("show", "HEAD:notebooks/chapter.ipynb") == clean
+    assert (repo / "notebooks" / "chapter.ipynb").read_text(encoding="utf-8") == saved
+    assert git("status", "--porcelain") == ""
+
+
+def test_the_installed_package_has_its_templates_and_says_what_the_report_needs(tmp_path):
+    """``pip install .`` as a wheel: the report's templates and assets are package data, ``stb --version`` names
+    the version, and building the report outside a clone says it needs the repository (no traceback)."""
+    import subprocess
+    import sys
+    import tomllib
+    import zipfile
+
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(tmp_path), str(ROOT)], check=True, capture_output=True)
+    wheel = next(tmp_path.glob("*.whl"))
+    installed = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(installed)
+    templates = ROOT / "stb_core" / "report" / "templates"
+    shipped = {p.relative_to(installed / "stb_core" / "report" / "templates") for p in
+               (installed / "stb_core" / "report" / "templates").rglob("*") if p.is_file()}
+    assert shipped == {p.relative_to(templates) for p in templates.rglob("*") if p.is_file()}
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    shown = subprocess.run([sys.executable, "-m", "stb_core", "--version"], cwd=tmp_path, env=env,
+                           capture_output=True, text=True)
+    assert shown.stdout.strip() == f"python -m stb_core {version}"
+    built = subprocess.run([sys.executable, "-m", "stb_core.report"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True)
+    assert built.returncode == 2 and "Traceback" not in built.stderr, built.stderr
+    assert "clone of the project's repository" in built.stderr and built.stderr.count("\n") == 1

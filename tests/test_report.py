@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -515,56 +516,108 @@ def test_search_finds_a_word_of_every_page(report_dir, browser):
 
 # -- the position explorer ------------------------------------------------------------------------------------
 def advise(rules_args, open_tiles, roll):
-    """The CLI's answer for both objectives: {move: (p_win, expected_sum)}."""
+    """The CLI's answer for the three goals: {move: [p_win, expected_sum, expected_digits]}."""
+    import contextlib
+    import io
+
     from stb_core.cli import main
 
     out = {}
-    for objective in ("win", "remaining-sum"):
-        import contextlib
-        import io
-
+    for objective in ("win", "remaining-sum", "digits"):
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            assert main(["advise", "--json", "--objective", objective, "--roll", str(roll), "--open",
+            assert main(["advise", "--json", "--objective", objective, "--roll",
+                         ",".join(map(str, roll)) if isinstance(roll, list) else str(roll), "--open",
                          ",".join(map(str, open_tiles)) if open_tiles else "none", *rules_args]) == 0
         for row in json.loads(buffer.getvalue()):
             out.setdefault(tuple(row["move"]), []).append(row["value"])
     return out
 
 
+def cli_flags(rules: dict) -> list[str]:
+    return ["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"], "--moves", rules["moves"]]
+
+
 def explorer_positions():
+    """Positions of every rules choice the page offers (a random board, a roll the rules allow, a goal), and the
+    published ones."""
     import random
 
+    from stb_core.report.explorer import EXPLORER_MOVES, EXPLORER_ONE_DIE, EXPLORER_TILES
+
     generator = random.Random(2026)
-    cases = [({"tiles": 10, "oneDie": "never"}, [1, 3, 4, 6, 7], 7), ({"tiles": 9, "oneDie": "never"}, [1, 4, 5, 8], 9),
-             ({"tiles": 9, "oneDie": "never"}, [1, 2, 3, 4, 5], 8), ({"tiles": 9, "oneDie": "high-shut"}, [1, 2], 3)]
-    for tiles in (9, 10, 12):
-        for one_die in ("never", "high-shut", "sum-le-6"):
-            for _ in range(3):
-                open_tiles = sorted(generator.sample(range(1, tiles + 1), generator.randint(1, tiles)))
-                cases.append(({"tiles": tiles, "oneDie": one_die}, open_tiles, generator.randint(2, 12)))
+    classic = {"oneDie": "never", "moves": "sum", "goal": "win"}
+    cases = [({"tiles": 10, **classic}, [1, 3, 4, 6, 7], 7), ({"tiles": 9, **classic}, [1, 4, 5, 8], 9),
+             ({"tiles": 9, **classic, "goal": "sum"}, [1, 2, 3, 4, 5], 8),
+             ({"tiles": 9, **classic, "oneDie": "high-shut"}, [1, 2], 3),
+             ({"tiles": 9, **classic, "moves": "die-or-sum"}, [1, 3, 4, 8], [3, 5]),
+             ({"tiles": 9, **classic, "moves": "die-or-sum", "oneDie": "sum-le-5"}, [1, 4], 4)]
+    for tiles in EXPLORER_TILES:
+        for one_die in EXPLORER_ONE_DIE:
+            for moves in EXPLORER_MOVES:
+                for goal in ("win", "sum", "digits"):
+                    open_tiles = sorted(generator.sample(range(1, tiles + 1), generator.randint(1, tiles)))
+                    roll = sorted(generator.choices(range(1, 7), k=2)) if moves == "die-or-sum" \
+                        else generator.randint(2, 12)
+                    cases.append(({"tiles": tiles, "oneDie": one_die, "moves": moves, "goal": goal}, open_tiles, roll))
     return cases
 
 
+def load_values(browser, rules: dict) -> None:
+    browser.set_script_timeout(30)
+    assert browser.execute_async_script("const done = arguments[arguments.length - 1];"
+                                        "stbLoad(arguments[0]).then(() => done('ok'), e => done(String(e)))",
+                                        rules) == "ok"
+
+
 def test_explorer_agrees_with_the_command_line(report_dir, browser):
+    """Every rules choice and goal the page offers: the same legal moves as ``advise``, the same three values after
+    each (the chance of winning, the expected sum, the expected digit score), best first for the goal."""
     browser.set_window_size(1280, 1600)
     open_page(browser, report_dir / EXPLORER[0])
+    field = {"win": "pWin", "sum": "expectedSum", "digits": "expectedDigits"}
     for rules, open_tiles, roll in explorer_positions():
+        load_values(browser, rules)
         page = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules, open_tiles,
                                       roll)
-        cli = advise(["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"]], open_tiles, roll)
+        cli = advise(cli_flags(rules), open_tiles, roll)
         assert {tuple(r["move"]) for r in page} == set(cli), (rules, open_tiles, roll)
         for row in page:
-            p_win, expected_sum = cli[tuple(row["move"])]
-            assert abs(row["pWin"] - p_win) <= 1e-9 and abs(row["expectedSum"] - expected_sum) <= 1e-9
-        wins = [r["pWin"] for r in page]
-        assert wins == sorted(wins, reverse=True)
+            expected = cli[tuple(row["move"])]
+            for name, value in zip(("pWin", "expectedSum", "expectedDigits"), expected, strict=True):
+                assert abs(row[name] - value) <= 1e-9 * max(1.0, abs(value)), (rules, open_tiles, roll, name)
+        ranked = [r[field[rules["goal"]]] for r in page]
+        assert ranked == sorted(ranked, reverse=rules["goal"] == "win"), (rules, open_tiles, roll)
     assert browser.execute_script("return stbAdvise({tiles: 9, oneDie: 'never'}, [1, 2], 12)") == []
+
+
+def test_explorer_dice_advice_is_the_engine_s(report_dir, browser):
+    """Where one die may be rolled: the value of rolling one die and of rolling two, for each goal, as the engine's
+    ``Solution.dice_values``."""
+    from stb_core import Rules, board_mask, solve
+
+    open_page(browser, report_dir / EXPLORER[0])
+    cases = [({"tiles": 9, "oneDie": "sum-le-5", "moves": "sum"}, [1, 4]),
+             ({"tiles": 10, "oneDie": "high-shut", "moves": "sum"}, [2, 3, 6]),
+             ({"tiles": 12, "oneDie": "sum-le-6", "moves": "die-or-sum"}, [1, 2, 3]),
+             ({"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum"}, [5])]
+    for rules, open_tiles in cases:
+        load_values(browser, rules)
+        page = browser.execute_script("return stbDiceValues(arguments[0], arguments[1])", rules, open_tiles)
+        game = Rules(tiles=rules["tiles"], one_die=rules["oneDie"], moves=rules["moves"])
+        for goal, objective in (("win", "win"), ("sum", "remaining-sum"), ("digits", "digits")):
+            engine = solve(game, objective).dice_values(board_mask(open_tiles))
+            assert set(engine) == {1, 2}, (rules, open_tiles)
+            for dice in (1, 2):
+                assert abs(page[str(dice)][goal] - float(engine[dice])) <= 1e-9 * max(1.0, float(engine[dice])), \
+                    (rules, open_tiles, goal, dice)
+    assert browser.execute_script("return stbDiceValues({tiles: 9, oneDie: 'sum-le-5'}, [1, 5])") is None
 
 
 def test_explorer_clicks_update_the_table(report_dir, browser):
     browser.set_window_size(390, 1200)
     open_page(browser, report_dir / EXPLORER[0])
+    load_values(browser, {"tiles": 9})
     for tile in (2, 3, 6, 7, 9):  # shut them: {1, 4, 5, 8} stays open
         browser.find_element("css selector", f".stb-tile[data-tile='{tile}']").click()
     browser.find_element("css selector", ".stb-roll[data-roll='9']").click()
@@ -576,3 +629,23 @@ def test_explorer_clicks_update_the_table(report_dir, browser):
     assert browser.execute_script("return document.querySelectorAll('.stb-tile[aria-pressed=true]').length") == 2
     browser.find_element("id", "stb-undo").click()
     assert browser.execute_script("return document.querySelectorAll('.stb-tile[aria-pressed=true]').length") == 4
+
+
+def test_explorer_plays_the_thai_style_for_the_digit_score(report_dir, browser):
+    """Picking the rules and the goal: the rolls become the two dice, and the moves are ranked for the digit score."""
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(390, 1200)
+    open_page(browser, report_dir / EXPLORER[0])
+    Select(browser.find_element("id", "stb-moves-rule")).select_by_value("die-or-sum")
+    Select(browser.find_element("id", "stb-goal")).select_by_value("digits")
+    load_values(browser, {"tiles": 9, "moves": "die-or-sum"})
+    time.sleep(0.2)
+    browser.find_element("css selector", ".stb-roll[data-roll='3,5']").click()
+    rows = browser.execute_script("return [...document.querySelectorAll('#stb-moves-table tr')].slice(1)"
+                                  ".map(r => r.cells[0].textContent)")
+    page = browser.execute_script("return stbAdvise({tiles: 9, moves: 'die-or-sum', goal: 'digits'}, "
+                                  "[1, 2, 3, 4, 5, 6, 7, 8, 9], [3, 5])")
+    assert rows == ["{" + str(r["move"][0]) + "}" for r in page] and sorted(rows) == ["{3}", "{5}", "{8}"]
+    caption = browser.find_element("css selector", "#stb-moves-table caption").text
+    assert "roll of 3 and 5" in caption and "the lowest digit score" in caption
