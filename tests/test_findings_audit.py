@@ -560,6 +560,7 @@ def longest_game_by_the_rolls_table(record, tables, values, rules):
 
 
 @given(values=parameter_sets("08-in-print"))
+@example(values=case("08-in-print", dice=3, sides=12))
 @AUDIT
 def test_chapter_8(values, tmp_path_factory):
     audit("08-in-print", values, tmp_path_factory,

@@ -41,7 +41,7 @@ VARIANTS = {
     "classic": ({}, "{dice} on every roll"),
     "less-than-6": ({"one_die": "sum-le-5"}, "one die allowed at 5 or less (\u201cless than 6\u201d)"),
     "pub": ({"one_die": "sum-le-6"}, "one die allowed at 6 or less"),
-    "any-time": ({"one_die": "sum-le-300"}, "one or two dice, the player's choice, on every roll"),
+    "any-time": ({"one_die": "sum-le-300"}, "{any_time}"),
     "thai": ({"moves": "die-or-sum"}, "Thai style: one tile a roll, {thai}"),
     "double-shutter": ({"layout": "double-shutter", "one_die": "sum-le-6"},
                        "Double Shutter, one die allowed at 6 or less"),
@@ -131,8 +131,13 @@ def variant_name(rules: Rules, key: str) -> str:
     """The variant's name in words, for the run's dice (``two dice on every roll``; Thai style with one die shuts
     the tile equal to the die)."""
     game = variant_rules(rules, key)
-    thai = "either die or the sum" if game.dice == 2 else "equal to the die"
-    return VARIANTS[key][1].format(dice=all_dice(game), thai=thai)
+    thai = "equal to the die" if game.dice == 1 else "either die or the sum"
+    if key == "thai" and rules.dice > game.dice:  # the Thai style is played with two dice
+        pair = "a pair of dice" if game.sides == 6 else f"a pair of {game.sides}-sided dice"
+        thai = f"from {pair}, {thai}"
+    any_time = (f"one die or {all_dice(game)}, the player's choice, on every roll" if game.dice > 1
+                else "one die on every roll (with one die there is no choice)")
+    return VARIANTS[key][1].format(dice=all_dice(game), thai=thai, any_time=any_time)
 
 
 def variants_table(rules: Rules) -> pd.DataFrame:
