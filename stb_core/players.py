@@ -344,7 +344,7 @@ class FairBonus:
 
 
 def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_PAYS_RANGE[1], most: int = 40,
-                   progress=None) -> FairBonus:
+                   progress=None, resolution: float = 1e-7) -> FairBonus:
     r"""The ``shut_pays`` at which seat 1's expected winnings are zero, strategies re-optimised at each trial.
 
     While every seat keeps its strategy, seat 1's winnings are linear in the bonus ``x``:
@@ -352,8 +352,9 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_
     round ends at the first shut box, so these are disjoint). So each trial solves the game once at ``x``, reads
     ``W`` and that slope from the same solution, and goes to the root of its line -- Newton's method on a
     piecewise-linear function, exact within one piece, so a few trials suffice. Once the sign change is
-    bracketed, a step leaving the bracket is a bisection step instead (a seat changing its play makes ``W``
-    jump, maybe across zero: then ``exact_zero`` is False). The result may be below 1 (seat 1 is favoured even
+    bracketed, a step leaving the bracket, or one after a step that did not halve ``|W|`` (``W`` jumping from
+    piece to piece, as many strategy changes close together make it do), is a bisection step instead; a jump across zero
+    is located to ``resolution`` (relative) and then ``exact_zero`` is False. The result may be below 1 (seat 1 is favoured even
     when a shut box pays only the pot); ``shut_pays`` is None when no bonus from 0 up to ``upper`` is fair.
     ``progress`` (optional) hears about each trial."""
     calls = 0
@@ -372,6 +373,7 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_
     x = 1.0
     payoff, slope = trial(x)
     below = above = None  # the largest bonus known to leave seat 1 losing, the smallest known to leave it winning
+    last = None  # |W| before the last step
     while True:
         if abs(payoff) <= tolerance:
             return FairBonus(x, payoff, True, calls)
@@ -380,14 +382,15 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_
         else:
             above = x if above is None or x < above else above
         bracketed = below is not None and above is not None
-        if bracketed and abs(above - below) <= tolerance * max(1.0, x):
+        if bracketed and abs(above - below) <= resolution * max(1.0, x):
             return FairBonus(x, payoff, False, calls)  # a jump across zero: no bonus makes seat 1 exactly even
         if calls >= most:
             return FairBonus(x, payoff, False, calls) if bracketed else FairBonus(None, None, False, calls)
         step = x - payoff / slope if slope != 0 else None
         if bracketed:
             inside = step is not None and min(below, above) < step < max(below, above)
-            x = step if inside else (below + above) / 2
+            halving = last is None or abs(payoff) <= last / 2
+            x = step if inside and halving else (below + above) / 2
         elif step is not None and 0 <= step <= upper and step != x:
             x = step
         elif payoff < 0 and below < upper:  # no root in sight yet: widen the search
@@ -396,4 +399,5 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_
             x = above / 2 if above > tolerance else 0.0
         else:
             return FairBonus(None, None, False, calls)
+        last = abs(payoff)
         payoff, slope = trial(x)

@@ -151,8 +151,10 @@ def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
 
     (tmp_path / "tmp").mkdir()
     for tiles in (5, 6):
+        started = time.monotonic()
         done = rerun(tmp_path, tiles)
         assert done.wait(300) == 0, done.stdout.read()
+        seconds = time.monotonic() - started  # how long a build takes: the kills below land inside one
     published = tree(tmp_path / "report", tmp_path / "out")
     assert any("tiles=5" in name for name in published) and any("tiles=6" in name for name in published)
 
@@ -164,10 +166,6 @@ def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
     assert tree(tmp_path / "report", tmp_path / "out") == published
 
     generator = random.Random(2026)
-    started = time.monotonic()
-    timing = rerun(tmp_path, 5)
-    timing.wait(300)
-    seconds = time.monotonic() - started
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
         build = rerun(tmp_path, generator.choice((5, 6)))
         time.sleep(generator.uniform(0.3, seconds))
