@@ -143,27 +143,22 @@ def settled(folder: Path, timeout: float = 60.0) -> None:
 
 
 def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
-    """Two reruns built, then: both again at once (the later waits, both finish, nothing changes); then reruns
-    stopped by SIGINT, SIGTERM or SIGKILL at random moments -- the published tree is byte for byte what it was (a
-    complete new build gives the same bytes), with nothing left in the tree or the temporary folder."""
+    """Two reruns started at once (the later waits for the earlier, both finish); then reruns stopped by SIGINT,
+    SIGTERM or SIGKILL at random moments -- the published tree is byte for byte what it was (a complete new build
+    gives the same bytes), with nothing left in the tree or the temporary folder."""
     import random
     import signal
 
     (tmp_path / "tmp").mkdir()
-    for tiles in (5, 6):
-        started = time.monotonic()
-        done = rerun(tmp_path, tiles)
-        assert done.wait(300) == 0, done.stdout.read()
-        seconds = time.monotonic() - started  # how long a build takes: the kills below land inside one
-    published = tree(tmp_path / "report", tmp_path / "out")
-    assert any("tiles=5" in name for name in published) and any("tiles=6" in name for name in published)
-
+    started = time.monotonic()
     both = [rerun(tmp_path, 5), rerun(tmp_path, 6)]
     logs = [p.communicate(timeout=300)[0] for p in both]
+    seconds = (time.monotonic() - started) / 2  # about one build: the kills below land inside one
     assert [p.returncode for p in both] == [0, 0], logs
     assert any("waiting for it to finish" in log for log in logs), logs
     settled(tmp_path)
-    assert tree(tmp_path / "report", tmp_path / "out") == published
+    published = tree(tmp_path / "report", tmp_path / "out")
+    assert any("tiles=5" in name for name in published) and any("tiles=6" in name for name in published)
 
     generator = random.Random(2026)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):

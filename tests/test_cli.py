@@ -248,3 +248,16 @@ def test_fuzz_library_inputs_raise_input_errors_only():
             assert "objective 'odd'" in str(error)
         else:
             assert value == value and abs(float(value)) != float("inf")
+
+
+def test_a_reader_who_stops_reading_gets_no_traceback():
+    """``stb distribution --json | head -1``, with the reader gone before anything is written: exit 141 (a broken
+    pipe, as shells report it), nothing on stderr."""
+    import subprocess
+
+    process = subprocess.Popen([sys.executable, "-m", "stb_core", "distribution", "--json"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()
+    errors = process.stderr.read()
+    process.stderr.close()
+    assert process.wait(60) == 141 and errors == b"", errors
