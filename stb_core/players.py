@@ -353,9 +353,10 @@ def fair_shut_pays(game: PubGame, tolerance: float = 1e-10, upper: float = SHUT_
     ``W`` and that slope from the same solution, and goes to the root of its line -- Newton's method on a
     piecewise-linear function, exact within one piece, so a few trials suffice. Once the sign change is
     bracketed, a step leaving the bracket, or one after a step that did not halve ``|W|`` (``W`` jumping from
-    piece to piece, as many strategy changes close together make it do), is a bisection step instead; a jump across zero
-    is located to ``resolution`` (relative) and then ``exact_zero`` is False. The result may be below 1 (seat 1 is favoured even
-    when a shut box pays only the pot); ``shut_pays`` is None when no bonus from 0 up to ``upper`` is fair.
+    piece to piece, as many strategy changes close together make it do), is a bisection step instead; a jump
+    across zero is located to ``resolution`` (relative) and then ``exact_zero`` is False. The result may be
+    below 1 (seat 1 is favoured even when a shut box pays only the pot); ``shut_pays`` is None when no bonus
+    from 0 up to ``upper`` is fair.
     ``progress`` (optional) hears about each trial."""
     calls = 0
 
