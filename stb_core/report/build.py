@@ -54,7 +54,7 @@ from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
 from .paths import TEMPLATES, output_root, report_dir, write_text
 from .present import prose_inline
-from .run import die_with_parent
+from .run import die_with_parent, skip_the_iri_grammar
 
 ASSETS = "assets"
 HEARTBEAT = 30.0  # seconds between "still running" lines for a run estimated to take over a minute
@@ -787,6 +787,7 @@ def check_checkout() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     die_with_parent()
+    skip_the_iri_grammar()
     parser = argparse.ArgumentParser(prog="python -m stb_core.report", description=__doc__.split("\n")[0])
     parser.add_argument("--notebook", default=None, help="rerun only this notebook (its stem, e.g. 01-sequence-counts)")
     parser.add_argument("--jobs", type=int, default=2, help="notebooks run at a time (default 2)")
