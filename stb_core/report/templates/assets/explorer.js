@@ -12,6 +12,7 @@
   var ONE_DIE = ["never", "high-shut", "sum-le-5", "sum-le-6"];
   var MOVES = ["sum", "die-or-sum"];
   var GOALS = {win: "the win", sum: "the lowest sum", digits: "the lowest digit score"};
+  var SHORT = {win: "win", sum: "sum", digits: "digits"};  // the "best for" column, narrow enough for a phone
   var FIELD = {win: "pWin", sum: "expectedSum", digits: "expectedDigits"};
   var script = document.currentScript ? document.currentScript.src : "";
   var BASE = script.replace(/explorer\.js(\?.*)?$/, "explorer/");
@@ -229,9 +230,10 @@
       var wrap = el("div", {"class": "stb-table-wrap"}); wrap.appendChild(t1); target.appendChild(wrap);
       var forWin = dice[1].win > dice[2].win ? "one die" : (dice[1].win < dice[2].win ? "two dice" : "either");
       var forOther = dice[1][second] < dice[2][second] ? "one die" : (dice[1][second] > dice[2][second] ? "two dice" : "either");
-      target.appendChild(el("p", {"class": "stb-finding", id: "stb-dice-advice"},
-        "To shut the box, roll " + forWin + "; for " + GOALS[second] + ", roll " + forOther + "." +
-        (forWin !== forOther ? " The two goals disagree here." : "")));
+      target.appendChild(el("p", {"class": "stb-finding", id: "stb-dice-advice"}, forWin === forOther ?
+        (forWin === "either" ? "One die and two dice are worth the same here, for either goal." :
+         "Roll " + forWin + ", whether you play to shut the box or for " + GOALS[second] + ".") :
+        "To shut the box, roll " + forWin + "; for " + GOALS[second] + ", roll " + forOther + ". The two goals disagree here."));
     }
   }
 
@@ -245,7 +247,7 @@
     var box = $("stb-rolls"), one = oneDieAllowed(state.rules, state.open);
     box.textContent = "";
     if (state.rules.moves === "die-or-sum") {
-      for (var a = 1; a <= 6; a++) for (var b = a; b <= 6; b++) box.appendChild(rollButton([a, b], a + " " + b));
+      for (var a = 1; a <= 6; a++) for (var b = a; b <= 6; b++) box.appendChild(rollButton([a, b], a + "·" + b));
       if (one) for (var d = 1; d <= 6; d++) box.appendChild(rollButton(d, "one die: " + d));
       return;
     }
@@ -270,7 +272,8 @@
     });
     var table = el("table", {"class": "stb-table", id: "stb-moves-table"});
     table.appendChild(el("caption", {}, "Every legal move for open " + label(state.open) + " and a roll of " +
-      rollLabel(state.roll) + ", best first for " + GOALS[state.rules.goal]));
+      rollLabel(state.roll) + ", best first for " + GOALS[state.rules.goal] + "; “best for” names the goals (win, " +
+      "sum, digits) each move is best for"));
     var head = el("tr");
     ["shut", "P(win) after", HEADS[second] + " after", "best for", ""].forEach(function (h) { head.appendChild(el("th", {}, h)); });
     table.appendChild(head);
@@ -280,7 +283,7 @@
       row.appendChild(el("td", {}, percent(r.pWin)));
       row.appendChild(el("td", {}, amount(r[FIELD[second]])));
       var marks = Object.keys(GOALS).filter(function (goal) { return best[goal] === r.move.join(","); })
-        .map(function (goal) { return GOALS[goal]; });
+        .map(function (goal) { return SHORT[goal]; });
       row.appendChild(el("td", {}, marks.join(", ")));
       var cell = el("td"), play = el("button", {type: "button", "class": "stb-play", "data-move": r.move.join(",")}, "play");
       cell.appendChild(play); row.appendChild(cell);
