@@ -233,6 +233,7 @@ class Rules:
             parts.append("one tile a roll: a die or their sum")
         if self.has_one_die_rule:
             when = ("once every tile from 7 up is shut" if self.one_die == "high-shut"
+                    else "on every roll" if self.one_die_threshold >= self.total
                     else f"at {self.one_die_threshold} or less left")
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:

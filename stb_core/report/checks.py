@@ -216,8 +216,11 @@ class Checks:
 
             printed = "stated" if main.kind == "statement" else "; ".join(each(as_read(r.published, r.unit), r)
                                                                           for r in rows)
+            computed = [r for r in rows if r.computed]
+            same = len({r.computed for r in computed}) == 1  # one quantity printed twice: its value once
+            shown = computed[0].computed if same else "; ".join(each(r.computed, r) for r in computed)
             out.append({"claim_id": claim_id, "kind": main.kind, "claim": main.claim, "published": printed,
-                        "computed": "; ".join(each(r.computed, r) for r in rows if r.computed), "mark": mark,
+                        "computed": shown, "mark": mark,
                         "verdict": (failing or main).verdict, "rows": len(rows), "citation": main.citation})
         return out
 

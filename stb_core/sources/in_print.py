@@ -27,7 +27,7 @@ from ..policies import KeyRanked, Policy, get_policy, same_value
 from ..rules import Rules
 from ..sweep import Solution, solve
 from ..valuation import evaluate, expected_rolls, final_board_probabilities, roll_count_distribution, tiles_open_after
-from .findings import Part, Sentence, derived
+from .findings import RTOL, Part, Sentence, derived
 from .words import all_dice, counted, number, percent, share
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
@@ -165,9 +165,16 @@ def variants_part(rules: Rules) -> Part:
     thai = table.cell("thai_p_win", "p_win", variant="thai")
     compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    text = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
-            f"{s(best_p, percent(2))}; with {all_dice(rules)} on every roll it is {s(classic, percent(2))}, and "
-            f"Thai style {s(thai, percent(2))} ({than} the classic game).")
+    tied = table.count("best_variants", [("p_win", ">=", best_p.value * (1 - RTOL))])
+    if tied.value > 1:
+        lead = (f"Of these variants, {s(tied, counted('variant'))} give perfect play the same best chance of "
+                f"shutting the box, {s(best_p, percent(2))}, among them {s(best)}")
+    else:
+        s.quiet(tied)
+        lead = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
+                f"{s(best_p, percent(2))}")
+    text = (f"{lead}; with {all_dice(rules)} on every roll it is {s(classic, percent(2))}, and Thai style "
+            f"{s(thai, percent(2))} ({than} the classic game).")
     part.add(s.finding("variants", text))
     s = Sentence()
     double = table.cell("double_score", "expected_score", variant="double-shutter")
@@ -208,8 +215,16 @@ def heuristics_part(rules: Rules) -> Part:
     highest = table.cell("highest_p_win", "p_win", policy="highest-tile")
     compared = s.quiet(derived("largest_vs_highest", "relation", largest, highest))
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    text = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
-            f"{s(best_loss, share(1))} short of perfect play. The literature's \u201clargest tile first\u201d wins "
+    tied = table.count("best_heuristics", [("policy", "in", HEURISTICS),
+                                           ("p_win", ">=", best_p.value * (1 - RTOL))])
+    if tied.value > 1:
+        lead = (f"For the win, {s(tied, counted('rule'))} of thumb tie for the best: {s(best_p, percent(2))}, "
+                f"{s(best_loss, share(1))} short of perfect play, among them {s(best)}")
+    else:
+        s.quiet(tied)
+        lead = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
+                f"{s(best_loss, share(1))} short of perfect play")
+    text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "
             f"{s(largest, percent(2))}, {than} this report's \u201cfewest tiles, then the highest\u201d "
             f"({s(highest, percent(2))}).")
     part.add(s.finding("heuristics", text))
@@ -265,12 +280,15 @@ def print_part(published: pd.DataFrame) -> Part:
     computed = table.frame.set_index("key")["computed"]
     printed = published.set_index("key")["published"]
     rows = []
-    for key in ("most", "high", "moves", "random", "opt"):  # the first notebook's expected rolls
+    plays = {"most": "the most tiles (ties to the higher tiles)", "high": "the largest tile first",
+             "moves": "the most follow-up moves", "random": "a random legal move",
+             "opt": "the least sum left (optimal play for it)"}
+    for key in plays:  # the first notebook's expected rolls
         fixed = f"lp_{key}_rolls_fixed" if key != "opt" else "lp_opt_rolls"
         right = f"lp_{key}_rolls" if key != "opt" else None
         exact = computed[right] if right else computed["lp_opt_rolls"]
         won = computed[f"lp_{key}_win"]
-        rows.append({"policy": key, "printed": float(printed[fixed]), "exact": exact,
+        rows.append({"policy": key, "play": plays[key], "printed": float(printed[fixed]), "exact": exact,
                      "excess": float(printed[fixed]) - exact, "p_win": won,
                      "gap": abs(float(printed[fixed]) - exact - won)})
     excess = part.table("rolls-excess", pd.DataFrame(rows))
