@@ -187,3 +187,18 @@ def test_file_names_never_become_markup(tmp_path, monkeypatch):
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     assert 'href="javascript' not in page and 'href="./javascript%3Aalert%281%29.html"' in page
     assert 'a"b' not in page.split("<main", 1)[1]
+
+
+@pytest.mark.parametrize("delay", [0.2, 0.5, 0.8])
+def test_ctrl_c_while_a_build_is_starting_says_one_line(tmp_path, delay):
+    """Ctrl-C before any notebook has started (Python still loading, the run being planned): one line, status 130
+    (or the shell's own end when Python had not yet started), no traceback, nothing written."""
+    import signal
+
+    (tmp_path / "tmp").mkdir()
+    build = rerun(tmp_path, 5)
+    time.sleep(delay)
+    build.send_signal(signal.SIGINT)
+    out = build.communicate(timeout=120)[0]
+    assert "Traceback" not in out, out
+    assert build.returncode in (130, -signal.SIGINT) or "stopped" in out, (build.returncode, out)

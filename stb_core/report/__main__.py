@@ -2,6 +2,10 @@
 
 import sys
 
-from .build import main
+try:
+    from .build import main
+except KeyboardInterrupt:  # Ctrl-C while Python was still loading the build: nothing has started
+    print("python -m stb_core.report: stopped before any notebook ran; nothing was changed", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

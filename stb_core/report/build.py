@@ -806,6 +806,9 @@ def main(argv: list[str] | None = None) -> int:
     except Interrupted as error:
         print(f"python -m stb_core.report: {error}", file=sys.stderr)
         return 130
+    except KeyboardInterrupt:  # stopped while planning, before any notebook started
+        print("python -m stb_core.report: stopped before any notebook ran; nothing was changed", file=sys.stderr)
+        return 130
     return 0
 
 
