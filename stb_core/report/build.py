@@ -283,6 +283,19 @@ def start(job: Job, staging: Path, label: str, log) -> Running:
     return Running(job, label, folder, process, watcher, now, now)
 
 
+def longest_first(queue: list[tuple[int, Job]]) -> list[tuple[int, Job]]:
+    """The runs in the order they start: the longest estimated first (so that, two at a time, the build does not
+    end with one long notebook running alone); equal estimates in catalogue order. The order changes no output."""
+    def seconds(job: Job) -> float:
+        try:
+            cost = job.estimate or estimate_run(job.stem, {**defaults_of(job.stem), **job.parameters})
+        except ValueError:  # bad rules or parameters (the run will fail and say so): price it last
+            return 0.0
+        return cost.seconds
+
+    return sorted(queue, key=lambda item: -seconds(item[1]))
+
+
 def _minutes(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.1f} minutes"
 
@@ -714,7 +727,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
             janitor = subprocess.Popen([sys.executable, "-m", "stb_core.report.janitor", str(report_dir()),
                                         str(os.getpid())], start_new_session=True, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)
-            queue = list(enumerate(jobs, 1))
+            queue = longest_first(list(enumerate(jobs, 1)))
             while queue or running:
                 while queue and len(running) < max(1, workers):
                     i, job = queue.pop(0)
