@@ -122,12 +122,20 @@ def tree(*roots: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+def interruptible() -> None:
+    """Ctrl-C as at a terminal: a run started from a background job (``make test &``, a CI runner) inherits SIGINT
+    ignored, and a build respects that -- the tests that send SIGINT start their runs with it restored."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def rerun(folder: Path, tiles: int) -> subprocess.Popen:
     env = {**os.environ, "STB_REPORT_DIR": str(folder / "report"), "STB_OUTPUT_ROOT": str(folder / "out"),
            "TMPDIR": str(folder / "tmp")}
     return subprocess.Popen([sys.executable, "-m", "stb_core.report", "--notebook", "02-riddler-one-die", "-p", "tiles",
                              str(tiles)], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True)
+                            text=True, preexec_fn=interruptible)
 
 
 def settled(folder: Path, timeout: float = 60.0) -> None:
