@@ -300,7 +300,7 @@ def fact(record: dict, name: str):
     return next(f["value"] for f in record["facts"] if f["name"] == name)
 
 
-AUDIT = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+AUDIT = settings(max_examples=8, deadline=None, derandomize=True, database=None,
                  phases=(Phase.explicit, Phase.generate),  # a failing draw is reported as drawn: no slow shrinking
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                         HealthCheck.filter_too_much])
