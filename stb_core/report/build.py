@@ -481,8 +481,10 @@ def install_assets(default: bool) -> None:
         wanted[target / "mathjax" / Path(name).name] = Path(distribution(package).locate_file(located[folder + name]))
     if default and (target / "mathjax").is_dir():  # a report built before MathJax was one file
         for old in (target / "mathjax").iterdir():
-            if old not in wanted:
-                shutil.rmtree(old) if old.is_dir() else old.unlink()
+            if old.is_dir():
+                shutil.rmtree(old)
+            elif old not in wanted:
+                old.unlink()
     for path, source in wanted.items():
         if default or not path.exists():
             if not path.exists() or path.read_bytes() != source.read_bytes():
