@@ -30,7 +30,7 @@ from .analysis import decision_losses
 from .boards import tile_counts
 from .game import game_of
 from .objectives import get_objective
-from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves
+from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves, playable_outcomes
 from .rules import InputError, Rules
 from .sweep import solve
 from .valuation import evaluate
@@ -51,19 +51,6 @@ def playable_weight(rules: Rules) -> np.ndarray:
         if moves.size:
             weight += int(p * rules.outcomes) * game.legal(game.boards, moves).any(axis=1)
     return weight
-
-
-@lru_cache(maxsize=16)
-def makeable_totals(rules: Rules) -> np.ndarray:
-    """For every board: how many of the outcomes of all the dice leave it some legal move (totals, under the sum
-    rule: the totals some set of its open tiles adds up to)."""
-    game = game_of(rules)
-    count = np.zeros(rules.states, dtype=np.int64)
-    for roll in game.chances(rules.dice):
-        moves = game.moves.moves(roll)
-        if moves.size:
-            count += game.legal(game.boards, moves).any(axis=1)
-    return count
 
 
 def _mask(tiles) -> int:
@@ -92,7 +79,7 @@ CRITERIA: dict[str, Criterion] = {criterion.text: criterion for criterion in [
     Criterion("shut tiles above 6 first", lambda r: lambda b, c, m: tile_counts(m >> 6)),
     Criterion("keep 1 and 2 open", lambda r: lambda b, c, m: 2 - tile_counts(m & _mask((1, 2)))),
     Criterion("leave the most rolls playable", lambda r: lambda b, c, m: playable_weight(r)[c]),
-    Criterion("leave the most totals makeable", lambda r: lambda b, c, m: makeable_totals(r)[c]),
+    Criterion("leave the most totals makeable", lambda r: lambda b, c, m: playable_outcomes(r)[c]),
     Criterion("leave a sum the dice roll often",
               lambda r: lambda b, c, m: _ways_to_roll(r)[game_of(r).sums[c]]),
     Criterion("leave an even sum", lambda r: lambda b, c, m: 1 - game_of(r).sums[c].astype(np.int64) % 2),

@@ -471,17 +471,23 @@ def _tile_count(sign: int):
     return key
 
 
-@lru_cache(maxsize=16)
-def playable_outcomes(rules: Rules) -> np.ndarray:
-    """For every board: how many outcomes of a throw of all the dice leave it some legal move."""
+def over_outcomes(rules: Rules, per_board) -> np.ndarray:
+    """For every board, ``per_board(legal)`` added up over the outcomes of a throw of all the dice, where ``legal``
+    is the board-by-move matrix of that outcome's legal moves (outcomes with no move at all add nothing)."""
     game = game_of(rules)
-    count = np.zeros(game.states, dtype=np.int64)
+    total = np.zeros(game.states, dtype=np.int64)
     for code in game.chances(rules.dice):
         moves = game.moves.moves(code)
         if moves.size:
-            count += game.legal(game.boards, moves).any(axis=1)
-    count.flags.writeable = False
-    return count
+            total += per_board(game.legal(game.boards, moves))
+    total.flags.writeable = False
+    return total
+
+
+@lru_cache(maxsize=16)
+def playable_outcomes(rules: Rules) -> np.ndarray:
+    """For every board: how many outcomes of a throw of all the dice leave it some legal move."""
+    return over_outcomes(rules, lambda legal: legal.any(axis=1))
 
 
 def _most_options(rules: Rules):

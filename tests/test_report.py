@@ -13,13 +13,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from test_build import report_command
 
 from stb_core.report.build import Job, build
 from stb_core.report.catalogue import CHAPTERS, EXPLORER, chapter, sources
@@ -29,12 +28,6 @@ from stb_core.report.parameters import DOMAINS, ParameterError, run_name
 ROOT = Path(__file__).resolve().parents[1]
 STEMS = [c.stem for c in CHAPTERS]
 pytestmark = pytest.mark.report
-
-
-def report_command(*args, report_dir: Path):
-    env = {**os.environ, "STB_REPORT_DIR": str(report_dir)}
-    return subprocess.run([sys.executable, "-m", "stb_core.report", *args], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
 
 
 @pytest.fixture(scope="session")

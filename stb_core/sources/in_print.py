@@ -23,7 +23,7 @@ import pandas as pd
 
 from ..boards import parse_tiles
 from ..game import game_of
-from ..policies import KeyRanked, Policy, get_policy, same_value
+from ..policies import KeyRanked, Policy, get_policy, over_outcomes, same_value
 from ..rules import Rules
 from ..sweep import Solution, solve
 from ..valuation import evaluate, expected_rolls, final_board_probabilities, roll_count_distribution, tiles_open_after
@@ -57,12 +57,7 @@ def _hilo(rules: Rules):
 
 
 def _most_moves(rules: Rules):
-    game = game_of(rules)
-    left = np.zeros(game.states, dtype=np.int64)
-    for code in game.chances(rules.dice):
-        moves = game.moves.moves(code)
-        if moves.size:
-            left += game.legal(game.boards, moves).sum(axis=1)
+    left = over_outcomes(rules, lambda legal: legal.sum(axis=1))  # legal moves left, over every outcome
     return lambda parents, children, moves: left[children]
 
 
