@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 
@@ -44,16 +45,102 @@ def board_sum(mask: int) -> int:
     return sum(board_tiles(mask))
 
 
-BOARD_TEXT = re.compile(r"[0-9]+( *, *[0-9]+)*")
+# -- the tiles of a board: values, score weights, blockers, names -----------------------------------------------
+@dataclass(frozen=True)
+class Layout:
+    """The tiles of a board: position ``t`` (bit ``t - 1``) is worth ``values[t - 1]``, counts ``weights[t - 1]``
+    times in the score, can be shut only when the positions in ``needs[t - 1]`` (a bit-mask) are down, and is
+    written ``labels[t - 1]`` (``"7"``; a back tile ``"b7"``) wherever a person reads or types it."""
+
+    name: str
+    values: tuple[int, ...]
+    weights: tuple[int, ...]
+    needs: tuple[int, ...]
+    labels: tuple[str, ...]
+
+    @property
+    def blocked(self) -> bool:
+        """Whether some tile waits for another."""
+        return any(self.needs)
+
+    def label(self, board: int) -> str:
+        """A board or move in the tiles' own names: ``{1, 4, b9}`` (``{}`` for none)."""
+        return "{" + ", ".join(self.labels[t - 1] for t in board_tiles(board)) + "}"
+
+    def names(self, board: int) -> list[int | str]:
+        """A board or move as a list for JSON: a tile named by a number as that number, any other by its label."""
+        return [int(n) if n.isdigit() else n for n in (self.labels[t - 1] for t in board_tiles(board))]
+
+    def position(self, name: str) -> int | None:
+        """The position of the tile a person names (``"b9"``, ``"B09"``, ``"7"``), or None."""
+        match = TILE_NAME.fullmatch(name)
+        if match is None:
+            return None
+        label = match[1].lower() + str(int(match[2]))
+        return self.labels.index(label) + 1 if label in self.labels else None
+
+    def allowed(self) -> str:
+        """The tiles' names in words, for error messages: ``between 1 and 9``, or ``1 to 9 or b1 to b9``."""
+        groups: dict[str, list[int]] = {}
+        for name in self.labels:
+            match = TILE_NAME.fullmatch(name)
+            groups.setdefault(match[1], []).append(int(match[2]))
+        if list(groups) == [""]:
+            return f"between {min(groups[''])} and {max(groups[''])}"
+        return " or ".join(f"{p}{min(n)} to {p}{max(n)}" for p, n in groups.items())
+
+    def shut_too_soon(self, boards):
+        """The tiles down while a tile they wait for is up, as a bit-mask for each board (an int, or an int64
+        array of boards). Tiles go down and never up, so a board where this is not 0 cannot arise in a game."""
+        out = np.zeros(np.shape(boards), dtype=np.int64)
+        for t, need in enumerate(self.needs):
+            if need:
+                out |= np.where(((boards >> t) & 1 == 0) & (boards & need != 0), 1 << t, 0)
+        return out
 
 
-def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> int:
-    """Board mask from ``"2,6"`` (ASCII digits and commas, spaces allowed around the commas), ``"none"`` (every
-    tile shut) or an iterable of ints such as ``[2, 6]``, checked against the rules' tiles.
+def row(n: int) -> Layout:
+    """The classic board: tiles ``1..n`` in one row."""
+    return Layout("row", tuple(range(1, n + 1)), (1,) * n, (0,) * n, tuple(str(t) for t in range(1, n + 1)))
+
+
+def double_shutter(n: int) -> Layout:
+    """Double Shutter: front tiles ``1..n`` (positions ``1..n``, counting double in the score) and behind front
+    tile ``k`` a back tile worth ``n + 1 - k`` (position ``n + k``, written ``b`` and its value), shut only once
+    front tile ``k`` is down."""
+    back = tuple(n + 1 - k for k in range(1, n + 1))
+    return Layout("double-shutter", tuple(range(1, n + 1)) + back, (2,) * n + (1,) * n,
+                  (0,) * n + tuple(1 << (k - 1) for k in range(1, n + 1)),
+                  tuple(str(k) for k in range(1, n + 1)) + tuple(f"b{v}" for v in back))
+
+
+LAYOUTS = {"row": row, "double-shutter": double_shutter}
+TILE_NAME = re.compile(r"([a-zA-Z]*)([0-9]+)")
+
+
+def layout_of(rules: Rules) -> Layout:
+    """The tiles of the rules' board."""
+    return _layout(rules.layout, rules.tiles)
+
+
+@cache
+def _layout(name: str, tiles: int) -> Layout:
+    return LAYOUTS[name](tiles)
+
+
+BOARD_TEXT = re.compile(r"[a-zA-Z]*[0-9]+( *, *[a-zA-Z]*[0-9]+)*")
+
+
+def parse_tiles(text: str | Iterable[int | str], rules: Rules, name: str = "open") -> int:
+    """Board mask from ``"2,6"`` (tiles by name -- ASCII digits, a back tile ``b`` and its value -- separated by
+    commas, spaces allowed around them), ``"none"`` (every tile shut) or an iterable such as ``[2, 6]`` or
+    ``[1, "b9"]``, checked against the rules' tiles.
 
     Nothing else is read as a board: an empty text, brackets, other scripts' digits, a fraction, a repeated tile
-    (``1,01``), tile 0 or a tile above ``rules.tiles`` raise :class:`InputError` naming ``name``.
+    (``1,01``), a name the board has not (tile 0, a tile above ``rules.tiles``), or a board that cannot arise (a
+    tile down while one it waits for is up) raise :class:`InputError` naming ``name``.
     """
+    layout = layout_of(rules)
     if isinstance(text, str):
         body = text.strip()
         if body.lower() == "none":
@@ -61,22 +148,30 @@ def parse_tiles(text: str | Iterable[int], rules: Rules, name: str = "open") -> 
         if not BOARD_TEXT.fullmatch(body):
             raise InputError(f"{name} must be tiles separated by commas, like 2,6 (or none: every tile shut); "
                              f"got {text!r}")
-        tiles = [int(s) for s in body.split(",")]
+        names = [s.strip() for s in body.split(",")]
     else:
         try:
-            tiles = list(text)
+            items = list(text)
         except TypeError:
             raise InputError(f"{name} must be text like 2,6 or a list of tiles; got {text!r}") from None
-        bad = [t for t in tiles if isinstance(t, bool) or not isinstance(t, int | np.integer)]
+        bad = [t for t in items if isinstance(t, bool) or not isinstance(t, int | np.integer | str)]
         if bad:
             raise InputError(f"{name} tiles must be whole numbers, got {bad[0]!r}")
-        tiles = [int(t) for t in tiles]
-    bad = [t for t in tiles if not 1 <= t <= rules.tiles]
+        names = [str(int(t)) if isinstance(t, int | np.integer) else t for t in items]
+    positions = [layout.position(n) for n in names]
+    bad = [n for n, p in zip(names, positions, strict=True) if p is None]
     if bad:
-        raise InputError(f"{name} tiles must be between 1 and {rules.tiles}, got {bad[0]}")
-    if len(set(tiles)) != len(tiles):
+        raise InputError(f"{name} tiles must be {layout.allowed()}, got {bad[0]}")
+    if len(set(positions)) != len(positions):
         raise InputError(f"{name} lists a tile twice: {text!r}")
-    return board_mask(tiles)
+    board = board_mask(positions)
+    too_soon = int(layout.shut_too_soon(board))
+    if too_soon:
+        t = board_tiles(too_soon)[0]
+        shut, blocker = layout.labels[t - 1], layout.labels[board_tiles(board & layout.needs[t - 1])[0] - 1]
+        raise InputError(f"{name} {layout.label(board)} cannot arise: tile {shut} is shut while tile {blocker} is "
+                         f"open, and {shut} can be shut only once {blocker} is down")
+    return board
 
 
 def check_board(board: int, rules: Rules, name: str = "board") -> int:

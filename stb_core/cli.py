@@ -17,7 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from . import __version__
-from .boards import board_label, board_tiles, parse_tiles
+from .boards import board_mask, layout_of, parse_tiles
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import counts_by_moves
 from .game import check_roll, game_of
@@ -172,7 +172,8 @@ def _play_flags() -> argparse.ArgumentParser:
 
 def _open_flag() -> argparse.ArgumentParser:
     shared = _Parser(add_help=False)
-    _add(shared, "--open", board_text, None, "open tiles, e.g. 2,6, or none (default: every tile)")
+    _add(shared, "--open", board_text, None, "open tiles, e.g. 2,6, or none (default: every tile); on a Double "
+         "Shutter board a back tile is b and its value: 1,b9")
     return shared
 
 
@@ -229,7 +230,7 @@ def _roll(text: str, rules: Rules, board: int) -> int:
     code = game.outcome_code(tuple(int(p) for p in parts))
     if len(parts) not in game.dice_choices(board) or code not in game.totals_from(board):
         raise UserError(f"roll must be {' or '.join(map(str, game.dice_choices(board)))} dice from open "
-                        f"{board_label(board)}; got {text!r}")
+                        f"{_tiles(rules, board)}; got {text!r}")
     return code
 
 
@@ -237,6 +238,11 @@ def _board(args, rules: Rules) -> int:
     if args.open is None:
         return rules.full_board
     return 0 if args.open == "none" else parse_tiles(args.open, rules, "open")
+
+
+def _tiles(rules: Rules, board: int) -> str:
+    """A board or move in the tiles' own names: ``{1, 4, 5, 8}``; on Double Shutter ``{1, b9}``."""
+    return layout_of(rules).label(board)
 
 
 def _fraction(value) -> str:
@@ -250,7 +256,7 @@ def _emit(args, payload: dict | list, lines: list[str]) -> None:
 
 def _header(args, rules: Rules, board: int) -> dict:
     return {"rules": rules.describe(), "objective": args.objective, "policy": args.policy,
-            "tie_break": args.tie_break, "open": list(board_tiles(board))}
+            "tie_break": args.tie_break, "open": layout_of(rules).names(board)}
 
 
 LONG_RUN = 10.0  # seconds: a run estimated to take longer says so first, and shows its progress
@@ -296,7 +302,7 @@ def cmd_solve(args, rules: Rules) -> None:
     shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; policy {args.policy}; ties {args.tie_break}",
-        f"value of open {board_label(board)}: {shown}",
+        f"value of open {_tiles(rules, board)}: {shown}",
         f"expected rolls of a game: {float(rolls):.10g} (the last one, that finds no move, included)",
         f"solved in {solution.seconds:.3f} s",
     ])
@@ -305,20 +311,21 @@ def cmd_solve(args, rules: Rules) -> None:
 def cmd_advise(args, rules: Rules) -> None:
     board = _board(args, rules)
     if game_of(rules).is_won(board):
-        raise UserError(f"open {board_label(board)} is already won under these rules: there is nothing to advise")
+        raise UserError(f"open {_tiles(rules, board)} is already won under these rules: there is nothing to advise")
     roll = None if args.roll is None else _roll(args.roll, rules, board)  # before any work
     solution = _solution(args, rules)
     if roll is None:
         return _advise_dice(args, rules, board, solution)
     moves = solution.move_values(board, roll)
-    payload = [{"move": list(move), "value": float(value)} for move, value in moves]
+    name = layout_of(rules)
+    payload = [{"move": name.names(board_mask(move)), "value": float(value)} for move, value in moves]
     if not moves:
-        lines = [f"No move is legal for open {board_label(board)} and roll {args.roll}: the game is over "
+        lines = [f"No move is legal for open {_tiles(rules, board)} and roll {args.roll}: the game is over "
                  f"with {game_of(rules).open_sum(board)} left open."]
     else:
-        lines = [f"open {board_label(board)}, roll {args.roll}, objective {args.objective}: "
+        lines = [f"open {_tiles(rules, board)}, roll {args.roll}, objective {args.objective}: "
                  f"value after each move, best first (ties: {args.tie_break})"]
-        lines += [f"  shut {board_label(sum(1 << (t - 1) for t in move)):<16} {float(value):.10g}"
+        lines += [f"  shut {name.label(board_mask(move)):<16} {float(value):.10g}"
                   for move, value in moves]
     _emit(args, payload, lines)
 
@@ -328,10 +335,11 @@ def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
     best = max(values, key=lambda d: solution.objective.sense * values[d])
     payload = {"dice": {str(d): float(v) for d, v in values.items()}, "best": best, **_header(args, rules, board)}
     if len(values) == 1:
-        lines = [f"These rules give no choice of dice from open {board_label(board)}: roll {best} "
+        lines = [f"These rules give no choice of dice from open {_tiles(rules, board)}: roll {best} "
                  f"(value {float(values[best]):.10g})."]
     else:
-        lines = [f"open {board_label(board)}, objective {args.objective}: roll {best} {'die' if best == 1 else 'dice'}"]
+        lines = [f"open {_tiles(rules, board)}, objective {args.objective}: "
+                 f"roll {best} {'die' if best == 1 else 'dice'}"]
         lines += [f"  {d} {'die ' if d == 1 else 'dice'}  {float(v):.10g}" for d, v in values.items()]
     _emit(args, payload, lines)
 
@@ -352,7 +360,7 @@ def cmd_distribution(args, rules: Rules) -> None:
                "seconds": seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = {str(s): _fraction(p) for s, p in dist.items()}
-    lines = [f"{what} from open {board_label(board)} ({args.policy} play for {args.objective}, ties "
+    lines = [f"{what} from open {_tiles(rules, board)} ({args.policy} play for {args.objective}, ties "
              f"{args.tie_break})", f"  {column:>5}  probability"]
     lines += [f"  {s:>5}  {float(p):.10g}" for s, p in dist.items()]
     lines.append(f"mean {float(mean):.10g}")
@@ -364,8 +372,8 @@ def cmd_counts(args, rules: Rules) -> None:
     _announce(f"counting winning sequences of {rules.describe()}", counts_estimate(rules))
     counts = {k: c for k, c in counts_by_moves(rules, board).items() if c}
     payload = {"counts": {str(k): c for k, c in counts.items()}, "total": sum(counts.values()),
-               "rules": rules.describe(), "open": list(board_tiles(board))}
-    lines = [f"dice-weighted winning move sequences from open {board_label(board)}", "  moves  sequences"]
+               "rules": rules.describe(), "open": layout_of(rules).names(board)}
+    lines = [f"dice-weighted winning move sequences from open {_tiles(rules, board)}", "  moves  sequences"]
     lines += [f"  {k:>5}  {c}" for k, c in counts.items()] or ["  (none: the box cannot be shut from here)"]
     lines.append(f"  total  {sum(counts.values())}")
     _emit(args, payload, lines)
@@ -384,7 +392,8 @@ def cmd_simulate(args, rules: Rules) -> None:
     lo, hi = result.win_rate_ci
     slo, shi = result.mean_remaining_sum_ci
     _emit(args, payload, [
-        f"{args.games} games from open {board_label(board)}, {args.policy} play for {args.objective}, seed {args.seed}",
+        f"{args.games} games from open {_tiles(rules, board)}, {args.policy} play for {args.objective}, "
+        f"seed {args.seed}",
         f"  win rate            {result.win_rate:.6f}  (95% interval {lo:.6f} to {hi:.6f}, Wilson)",
         f"  mean sum left open  {result.mean_remaining_sum:.6f}  (95% interval {slo:.6f} to {shi:.6f})",
         f"  exact value ({args.objective}) {exact_value:.6f}; simulated in {seconds:.2f} s",

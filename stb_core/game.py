@@ -3,15 +3,17 @@ r"""The game a :class:`~stb_core.rules.Rules` value implies, computed once: one 
 ``Rules`` is the validated description a person writes (tiles, dice, the one-die option, the win threshold, how
 a roll is used, the board's layout); ``Game`` is what follows from it, each fact with one home:
 
-* the **tiles** (:class:`Layout`): each tile position's value, its weight in the score, and the tiles that must
-  be down before it can be shut. The classic board is a row ``1..N``; *Double Shutter* puts behind front tile
-  ``k`` a back tile worth ``N + 1 - k`` that can be shut only once front tile ``k`` is down (or in the same
-  move), and scores the front row double. A board of other values, weights or blockers is new data here, not a
-  change to the solvers.
+* the **tiles** (:class:`~stb_core.boards.Layout`, from :mod:`stb_core.boards`): each tile position's value,
+  its weight in the score, the tiles that must be down before it can be shut, and its name. The classic board
+  is a row ``1..N``; *Double Shutter* puts behind front tile ``k`` a back tile worth ``N + 1 - k`` (named
+  ``b`` and its value) that can be shut only once front tile ``k`` is down (or in the same move), and scores the
+  front row double. A board of other values, weights or blockers is new data there, not a change to the
+  solvers.
 * the **boards** (bit-masks ``0 .. 2**n - 1``) and, for every board, the open tiles' total (``sums``), its score
   (``scores``: weighted), the tiles that can be shut now (``exposed``), their number (``counts``), whether the
-  game is over and **won** there (``won``: the only place the rules' win threshold is applied to boards), and
-  whether the **one-die** option is open there (``one_die``);
+  game is over and **won** there (``won``: the only place the rules' win threshold is applied to boards),
+  whether the **one-die** option is open there (``one_die``), and whether it can arise at all (``possible``: no
+  tile down while one it waits for is up);
 * the **outcomes** of a throw and their chances (``chances``), and the **moves** each outcome allows, in
   canonical order (``moves``). With the sum rule an outcome is the dice's total and a move is a set of open tiles
   adding up to it; with ``die-or-sum`` an outcome is the pair of dice (its code, :meth:`Game.outcome_code`) and a
@@ -28,46 +30,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .boards import Levels, MoveCatalogue, board_label, board_tiles, check_board, subsets_with_total
+from .boards import Levels, MoveCatalogue, board_label, board_tiles, check_board, layout_of, subsets_with_total
 from .rules import InputError, Rules
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The tiles of a board: position ``t`` (bit ``t - 1``) is worth ``values[t - 1]``, counts ``weights[t - 1]``
-    times in the score, and can be shut only when the positions in ``needs[t - 1]`` (a bit-mask) are down."""
-
-    name: str
-    values: tuple[int, ...]
-    weights: tuple[int, ...]
-    needs: tuple[int, ...]
-
-    @property
-    def blocked(self) -> bool:
-        """Whether some tile waits for another."""
-        return any(self.needs)
-
-
-def row(n: int) -> Layout:
-    """The classic board: tiles ``1..n`` in one row."""
-    return Layout("row", tuple(range(1, n + 1)), (1,) * n, (0,) * n)
-
-
-def double_shutter(n: int) -> Layout:
-    """Double Shutter: front tiles ``1..n`` (positions ``1..n``, counting double in the score) and behind front
-    tile ``k`` a back tile worth ``n + 1 - k`` (position ``n + k``), shut only once front tile ``k`` is down."""
-    values = tuple(range(1, n + 1)) + tuple(n + 1 - k for k in range(1, n + 1))
-    needs = (0,) * n + tuple(1 << (k - 1) for k in range(1, n + 1))
-    return Layout("double-shutter", values, (2,) * n + (1,) * n, needs)
-
-
-LAYOUTS = {"row": row, "double-shutter": double_shutter}
 
 
 def die_or_sum(dice: tuple[int, ...]) -> set[int]:
@@ -84,7 +53,7 @@ class Game:
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.layout = LAYOUTS[rules.layout](rules.tiles)
+        self.layout = layout_of(rules)
         self.tile_values = self.layout.values  # the value of the tile at bit t - 1
         self.tiles = len(self.tile_values)
         self.states = 1 << self.tiles
@@ -137,6 +106,12 @@ class Game:
         for b, (value, need) in enumerate(zip(self.tile_values, self.layout.needs, strict=True)):
             out += np.where(((boards >> b) & 1).astype(bool) & ((boards & need) == 0), value, 0).astype(np.int16)
         return _frozen(out)
+
+    @cached_property
+    def possible(self) -> np.ndarray:
+        """Whether each board can arise in a game: no tile down while a tile it waits for is up (every board,
+        on a layout without blockers)."""
+        return _frozen(self.layout.shut_too_soon(self.boards) == 0)
 
     @cached_property
     def won(self) -> np.ndarray:

@@ -92,6 +92,10 @@ def test_simulate_within_its_interval(capsys):
     (["solve", "--moves", "die-or-sum", "--dice", "3"], "dice must be 1 or 2 for moves die-or-sum"),
     (["solve", "--layout", "double-shutter", "--tiles", "13"], "tiles must be between 1 and 12, got 13"),
     (["solve", "--layout", "triple"], "layout must be one of row, double-shutter; got 'triple'"),
+    (["solve", "--layout", "double-shutter", "--open", "1,10"], "open tiles must be 1 to 9 or b1 to b9, got 10"),
+    (["solve", "--layout", "double-shutter", "--open", "1,2,3"],
+     "open {1, 2, 3} cannot arise: tile b9 is shut while tile 1 is open, and b9 can be shut only once 1 is down"),
+    (["solve", "--open", "b9"], "open tiles must be between 1 and 9, got b9"),
     (["solve", "--objective", "digits", "--tiles", "13"], "objective 'digits' reads a row of up to 12 tiles"),
     (["advise", "--moves", "die-or-sum", "--roll", "3,7"], "roll must be the dice, each 1 to 6, like 3,5"),
     (["advise", "--moves", "die-or-sum", "--roll", "3"], "roll must be 2 dice from open"),
@@ -261,3 +265,26 @@ def test_a_reader_who_stops_reading_gets_no_traceback():
     errors = process.stderr.read()
     process.stderr.close()
     assert process.wait(60) == 141 and errors == b"", errors
+
+
+def test_double_shutter_tiles_by_name(capsys):
+    """On a Double Shutter board a back tile is typed and shown as ``b`` and its value: ``advise`` takes and gives
+    the names, and each value after a move is the reference solver's for the board written out from the rules."""
+    from reference import positions, reference_value, value_of
+
+    from stb_core import Rules
+
+    rules = ["--layout", "double-shutter", "--tiles", "4", "--objective", "remaining-sum"]
+    advice = run_json(capsys, "advise", "--open", "1,3,b4,b3,b2", "--roll", "5", *rules)
+    game = Rules(tiles=4, layout="double-shutter")
+    back = {f"b{value_of(game, t)}": t for t in positions(game) if t > game.tiles}  # b4 stands behind 1
+    # b4 and b2 go down with the tiles in front of them, 1 and 3; b3 + b2 is not a move while 3 stands
+    assert {tuple(row["move"]) for row in advice} == {(1, "b4"), (3, "b2")}
+    for row in advice:
+        shut = {back.get(t, t) for t in row["move"]}
+        left = frozenset({1, 3, back["b4"], back["b3"], back["b2"]} - shut)
+        assert row["value"] == pytest.approx(float(reference_value(game, "remaining-sum", open_tiles=left)), rel=1e-12)
+    solved = run_json(capsys, "solve", "--open", "3,b4,b2", *rules)
+    assert solved["open"] == [3, "b4", "b2"]
+    status, out, _ = run(capsys, "advise", "--open", "1,3,b4,b3,b2", "--roll", "5", *rules)
+    assert status == 0 and "shut {1, b4}" in out and "shut {3, b2}" in out

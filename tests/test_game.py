@@ -42,6 +42,8 @@ def test_game_arrays_follow_the_definitions(rules):
         assert game.counts[mask] == len(tiles)
         assert bool(game.won[mask]) == is_won(rules, tiles) == game.is_won(mask)
         assert game.exposed[mask] == total(rules, [t for t in tiles if blocker_of(rules, t) not in tiles])
+        arises = all(t in tiles or blocker_of(rules, t) not in tiles for t in positions(rules))
+        assert bool(game.possible[mask]) == arises, mask
         options = dice_options(rules, tiles)
         assert game.dice_choices(mask) == tuple(sorted(options))
         assert bool(game.one_die[mask]) == (1 in options and rules.dice > 1)

@@ -517,18 +517,19 @@ def test_search_finds_a_word_of_every_page(report_dir, browser):
 
 
 # -- the position explorer ------------------------------------------------------------------------------------
-def advise(rules_args, open_tiles, roll):
-    """The CLI's answer for the three goals: {move: [p_win, expected_sum, expected_digits]}."""
+def advise(rules_args, open_tiles, roll, goals=("win", "sum", "digits")):
+    """The CLI's answer for the goals: {move: [p_win, expected score, expected digit score]} (tiles by name)."""
     import contextlib
     import io
 
     from stb_core.cli import main
+    from stb_core.report.explorer import EXPLORER_OBJECTIVES
 
     out = {}
-    for objective in ("win", "remaining-sum", "digits"):
+    for goal in goals:
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            assert main(["advise", "--json", "--objective", objective, "--roll",
+            assert main(["advise", "--json", "--objective", EXPLORER_OBJECTIVES[goal], "--roll",
                          ",".join(map(str, roll)) if isinstance(roll, list) else str(roll), "--open",
                          ",".join(map(str, open_tiles)) if open_tiles else "none", *rules_args]) == 0
         for row in json.loads(buffer.getvalue()):
@@ -537,31 +538,51 @@ def advise(rules_args, open_tiles, roll):
 
 
 def cli_flags(rules: dict) -> list[str]:
-    return ["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"], "--moves", rules["moves"]]
+    return ["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"], "--moves", rules["moves"], "--layout",
+            rules.get("layout", "row")]
+
+
+def page_rules(rules, goal: str) -> dict:
+    """A rules value as the page's script takes it."""
+    return {"layout": rules.layout, "tiles": rules.tiles, "oneDie": rules.one_die, "moves": rules.moves, "goal": goal}
+
+
+def random_open(generator, rules) -> list:
+    """A board that can arise, tiles by name, drawn uniformly among them: each tile open or shut, and on a two-row
+    board each front tile with the tile behind it both open, the front one shut, or both shut."""
+    from stb_core.boards import layout_of
+
+    layout = layout_of(rules)
+    while True:
+        board = generator.getrandbits(len(layout.values))
+        if board and not layout.shut_too_soon(board):
+            return layout.names(board)
 
 
 def explorer_positions():
-    """Positions of every rules choice the page offers (a random board, a roll the rules allow, a goal), and the
-    published ones."""
+    """Positions of every rules choice the page offers (a random board, a roll the rules allow, each goal the
+    layout has), and the published ones."""
     import random
 
-    from stb_core.report.explorer import EXPLORER_MOVES, EXPLORER_ONE_DIE, EXPLORER_TILES
+    from stb_core.report.explorer import goals, rules_choices
 
     generator = random.Random(2026)
     classic = {"oneDie": "never", "moves": "sum", "goal": "win"}
+    double = {"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum"}
     cases = [({"tiles": 10, **classic}, [1, 3, 4, 6, 7], 7), ({"tiles": 9, **classic}, [1, 4, 5, 8], 9),
              ({"tiles": 9, **classic, "goal": "sum"}, [1, 2, 3, 4, 5], 8),
              ({"tiles": 9, **classic, "oneDie": "high-shut"}, [1, 2], 3),
              ({"tiles": 9, **classic, "moves": "die-or-sum"}, [1, 3, 4, 8], [3, 5]),
-             ({"tiles": 9, **classic, "moves": "die-or-sum", "oneDie": "sum-le-5"}, [1, 4], 4)]
-    for tiles in EXPLORER_TILES:
-        for one_die in EXPLORER_ONE_DIE:
-            for moves in EXPLORER_MOVES:
-                for goal in ("win", "sum", "digits"):
-                    open_tiles = sorted(generator.sample(range(1, tiles + 1), generator.randint(1, tiles)))
-                    roll = sorted(generator.choices(range(1, 7), k=2)) if moves == "die-or-sum" \
-                        else generator.randint(2, 12)
-                    cases.append(({"tiles": tiles, "oneDie": one_die, "moves": moves, "goal": goal}, open_tiles, roll))
+             ({"tiles": 9, **classic, "moves": "die-or-sum", "oneDie": "sum-le-5"}, [1, 4], 4),
+             ({**double, "goal": "win"}, [1, 2, 3, 4, 5, 6, 7, 8, 9, "b9", "b8", "b7", "b6", "b5", "b4", "b3", "b2",
+                                          "b1"], 10),
+             ({**double, "goal": "sum"}, [3, 4, "b9", "b8", "b7", "b6"], 9),
+             ({**double, "goal": "win"}, ["b9", "b8", 5, "b5"], 10)]  # {5, b5}: a back tile with its front
+    for rules in rules_choices().values():
+        for goal in goals(rules):
+            roll = sorted(generator.choices(range(1, 7), k=2)) if rules.moves == "die-or-sum" \
+                else generator.randint(2, 12)
+            cases.append((page_rules(rules, goal), random_open(generator, rules), roll))
     return cases
 
 
@@ -573,8 +594,9 @@ def load_values(browser, rules: dict) -> None:
 
 
 def test_explorer_agrees_with_the_command_line(report_dir, browser):
-    """Every rules choice and goal the page offers: the same legal moves as ``advise``, the same three values after
-    each (the chance of winning, the expected sum, the expected digit score), best first for the goal."""
+    """Every rules choice and goal the page offers: the same legal moves as ``advise``, the same values after each
+    (the chance of winning, the expected score, the expected digit score where the layout has it), best first for
+    the goal."""
     browser.set_window_size(1280, 1600)
     open_page(browser, report_dir / EXPLORER[0])
     field = {"win": "pWin", "sum": "expectedSum", "digits": "expectedDigits"}
@@ -582,38 +604,53 @@ def test_explorer_agrees_with_the_command_line(report_dir, browser):
         load_values(browser, rules)
         page = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules, open_tiles,
                                       roll)
-        cli = advise(cli_flags(rules), open_tiles, roll)
+        goals = ("win", "sum") if rules.get("layout") == "double-shutter" else ("win", "sum", "digits")
+        cli = advise(cli_flags(rules), open_tiles, roll, goals)
+        assert [tuple(r["move"]) for r in page] != [] or cli == {}, (rules, open_tiles, roll)
         assert {tuple(r["move"]) for r in page} == set(cli), (rules, open_tiles, roll)
         for row in page:
+            assert set(row) == {"move", *(field[g] for g in goals)}, row
             expected = cli[tuple(row["move"])]
-            for name, value in zip(("pWin", "expectedSum", "expectedDigits"), expected, strict=True):
+            for name, value in zip((field[g] for g in goals), expected, strict=True):
                 assert abs(row[name] - value) <= 1e-9 * max(1.0, abs(value)), (rules, open_tiles, roll, name)
         ranked = [r[field[rules["goal"]]] for r in page]
         assert ranked == sorted(ranked, reverse=rules["goal"] == "win"), (rules, open_tiles, roll)
     assert browser.execute_script("return stbAdvise({tiles: 9, oneDie: 'never'}, [1, 2], 12)") == []
+    refused = browser.execute_script("try { stbAdvise({layout: 'double-shutter', tiles: 9}, [1, 2, 3], 5); "
+                                     "return ''; } catch (e) { return e.message; }")
+    assert "cannot arise" in refused, refused
 
 
 def test_explorer_dice_advice_is_the_engine_s(report_dir, browser):
     """Where one die may be rolled: the value of rolling one die and of rolling two, for each goal, as the engine's
     ``Solution.dice_values``."""
-    from stb_core import Rules, board_mask, solve
+    from stb_core import Rules, parse_tiles, solve
+    from stb_core.report.explorer import EXPLORER_OBJECTIVES, goals
 
     open_page(browser, report_dir / EXPLORER[0])
     cases = [({"tiles": 9, "oneDie": "sum-le-5", "moves": "sum"}, [1, 4]),
              ({"tiles": 10, "oneDie": "high-shut", "moves": "sum"}, [2, 3, 6]),
              ({"tiles": 12, "oneDie": "sum-le-6", "moves": "die-or-sum"}, [1, 2, 3]),
-             ({"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum"}, [5])]
+             ({"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum"}, [5]),
+             # b9 and b7 wait for the open 1 and 3: only 1 and 3 can be shut now, 4 in all (one die at 6 or less)
+             ({"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum"}, [1, 3, "b9", "b7"]),
+             ({"layout": "double-shutter", "tiles": 9, "oneDie": "high-shut", "moves": "die-or-sum"}, ["b6", "b2"])]
     for rules, open_tiles in cases:
         load_values(browser, rules)
         page = browser.execute_script("return stbDiceValues(arguments[0], arguments[1])", rules, open_tiles)
-        game = Rules(tiles=rules["tiles"], one_die=rules["oneDie"], moves=rules["moves"])
-        for goal, objective in (("win", "win"), ("sum", "remaining-sum"), ("digits", "digits")):
-            engine = solve(game, objective).dice_values(board_mask(open_tiles))
+        game = Rules(tiles=rules["tiles"], one_die=rules["oneDie"], moves=rules["moves"],
+                     layout=rules.get("layout", "row"))
+        assert page is not None, (rules, open_tiles)
+        for goal in goals(game):
+            engine = solve(game, EXPLORER_OBJECTIVES[goal]).dice_values(parse_tiles(open_tiles, game))
             assert set(engine) == {1, 2}, (rules, open_tiles)
             for dice in (1, 2):
                 assert abs(page[str(dice)][goal] - float(engine[dice])) <= 1e-9 * max(1.0, float(engine[dice])), \
                     (rules, open_tiles, goal, dice)
     assert browser.execute_script("return stbDiceValues({tiles: 9, oneDie: 'sum-le-5'}, [1, 5])") is None
+    # b8's front tile 2 is down, so 1 + 3 + 8 = 12 can be shut: too much for one die
+    assert browser.execute_script("return stbDiceValues({layout: 'double-shutter', tiles: 9, oneDie: 'sum-le-6'}, "
+                                  "[1, 3, 'b9', 'b8', 'b7'])") is None
 
 
 def test_explorer_clicks_update_the_table(report_dir, browser):
@@ -651,3 +688,41 @@ def test_explorer_plays_the_thai_style_for_the_digit_score(report_dir, browser):
     assert rows == ["{" + str(r["move"][0]) + "}" for r in page] and sorted(rows) == ["{3}", "{5}", "{8}"]
     caption = browser.find_element("css selector", "#stb-moves-table caption").text
     assert "roll of 3 and 5" in caption and "the lowest digit score" in caption
+
+
+def test_explorer_plays_double_shutter_on_two_rows(report_dir, browser):
+    """Double Shutter at 390 px: each back tile above the tile it waits for, tapping keeps the board one that can
+    arise, the digit score (one row only) is not offered, and the moves are the command line's."""
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(390, 1200)
+    open_page(browser, report_dir / EXPLORER[0])
+    Select(browser.find_element("id", "stb-tiles")).select_by_value("12")
+    Select(browser.find_element("id", "stb-layout")).select_by_value("double-shutter")
+    rules = {"layout": "double-shutter", "tiles": 9}
+    load_values(browser, rules)
+    time.sleep(0.2)
+    assert browser.find_element("id", "stb-tiles").get_attribute("value") == "9"
+    assert not browser.find_element("css selector", "#stb-goal option[value=digits]").is_enabled()
+    tile = "return document.querySelector(`.stb-tile[data-tile='${arguments[0]}']`).getBoundingClientRect()"
+    for front, back in ((1, "b9"), (5, "b5"), (9, "b1")):
+        below, above = browser.execute_script(tile, str(front)), browser.execute_script(tile, back)
+        assert abs(below["x"] - above["x"]) < 1 and above["bottom"] <= below["top"], (front, back)
+    click = lambda t: browser.find_element("css selector", f".stb-tile[data-tile='{t}']").click()  # noqa: E731
+    shown = ("return [...document.querySelectorAll('.stb-tile[aria-pressed=true]')]"
+             ".map(b => b.getAttribute('data-tile'))")
+    click("b9")  # a back tile goes down only with the tile in front of it
+    assert "1" not in browser.execute_script(shown) and "b9" not in browser.execute_script(shown)
+    click("1")  # and the front tile comes back up with the tile behind it
+    assert {"1", "b9"} <= set(browser.execute_script(shown))
+    for t in ("2", "3", "b8"):
+        click(t)
+    browser.find_element("css selector", ".stb-roll[data-roll='10']").click()
+    rows = browser.execute_script("return [...document.querySelectorAll('#stb-moves-table tr')].slice(1)"
+                                  ".map(r => r.cells[0].textContent)")
+    open_tiles = browser.execute_script(shown)
+    cli = advise(cli_flags({**rules, "oneDie": "never", "moves": "sum"}), open_tiles, 10, ("win",))
+    assert rows[0] == "{" + ", ".join(map(str, max(cli, key=lambda m: cli[m][0]))) + "}"
+    assert sorted(rows) == sorted("{" + ", ".join(map(str, m)) + "}" for m in cli) and "{1, b9}" in rows
+    caption = browser.find_element("css selector", "#stb-moves-table caption").text
+    assert "(win, score)" in caption, caption

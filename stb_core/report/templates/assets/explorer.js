@@ -1,18 +1,21 @@
 // The position explorer of "Shut the Box, solved exactly". Plain script, no framework, no network.
 //
-// For each rules choice the report writes assets/explorer/<tiles>-<one die>-<moves>.js, which calls
-// stbValues(key, {win, sum, digits}): three arrays indexed by board bit-mask (tile t open <=> bit t-1 set), the
-// chance of shutting the box with perfect play V_win(S), the least expected sum left V_sum(S) and the least
-// expected digit score V_digits(S), all computed by the project's engine (stb_core.sweep). This script loads the
-// arrays of the rules the reader picks, finds the legal moves and reads the values after each move.
+// For each rules choice the report writes assets/explorer/<layout>-<tiles>-<one die>-<moves>.js, which calls
+// stbValues(key, {layout, win, sum[, digits]}). `layout` is the board as data -- each tile position's value, its
+// weight in the score, the tiles it waits for (a bit-mask of positions that must be down before it can be shut)
+// and its name ("7", or "b7" for a back tile) -- and each goal is an array over the boards that can arise (no
+// tile down while one it waits for is up), in increasing bit-mask order (position p open <=> bit p-1 set): the
+// chance of shutting the box with perfect play V_win(S), the least expected score left V_sum(S) and, on one row,
+// the least expected digit score V_digits(S), all computed by the project's engine (stb_core.sweep). This script
+// knows no layout of its own: it loads the arrays of the rules the reader picks, finds the legal moves from the
+// layout and reads the values after each move. Tiles go in and out of stbAdvise by name: [1, 4, "b9"].
 (function () {
   "use strict";
 
-  var TILES = [9, 10, 12];
+  var CHOICES = JSON.parse(document.getElementById("stb-explorer-choices").textContent);
   var ONE_DIE = ["never", "high-shut", "sum-le-5", "sum-le-6"];
   var MOVES = ["sum", "die-or-sum"];
-  var GOALS = {win: "the win", sum: "the lowest sum", digits: "the lowest digit score"};
-  var SHORT = {win: "win", sum: "sum", digits: "digits"};  // the "best for" column, narrow enough for a phone
+  var GOAL_NAMES = ["win", "sum", "digits"];
   var FIELD = {win: "pWin", sum: "expectedSum", digits: "expectedDigits"};
   var script = document.currentScript ? document.currentScript.src : "";
   var BASE = script.replace(/explorer\.js(\?.*)?$/, "explorer/");
@@ -27,17 +30,23 @@
   }
 
   function checkRules(rules) {
-    if (!rules || TILES.indexOf(rules.tiles) < 0) throw new Error("rules.tiles must be one of " + TILES.join(", "));
+    if (!rules) throw new Error("rules must be an object like {tiles: 9}");
+    var layout = rules.layout === undefined ? "row" : rules.layout;
+    if (!CHOICES[layout]) throw new Error("rules.layout must be one of " + Object.keys(CHOICES).join(", "));
+    var offered = CHOICES[layout];
+    if (offered.tiles.indexOf(rules.tiles) < 0)
+      throw new Error("rules.tiles must be one of " + offered.tiles.join(", ") + " for layout " + layout);
     var oneDie = rules.oneDie === undefined ? "never" : rules.oneDie;
     if (ONE_DIE.indexOf(oneDie) < 0) throw new Error("rules.oneDie must be one of " + ONE_DIE.join(", "));
     var moves = rules.moves === undefined ? "sum" : rules.moves;
     if (MOVES.indexOf(moves) < 0) throw new Error("rules.moves must be one of " + MOVES.join(", "));
     var goal = rules.goal === undefined ? "win" : rules.goal;
-    if (!GOALS[goal]) throw new Error("rules.goal must be one of " + Object.keys(GOALS).join(", "));
-    return {tiles: rules.tiles, oneDie: oneDie, moves: moves, goal: goal};
+    if (offered.goals.indexOf(goal) < 0)
+      throw new Error("rules.goal must be one of " + offered.goals.join(", ") + " for layout " + layout);
+    return {layout: layout, tiles: rules.tiles, oneDie: oneDie, moves: moves, goal: goal};
   }
 
-  function keyOf(rules) { return rules.tiles + "-" + rules.oneDie + "-" + rules.moves; }
+  function keyOf(rules) { return [rules.layout, rules.tiles, rules.oneDie, rules.moves].join("-"); }
 
   // Called by each values script as it loads.
   window.stbValues = function (key, values) {
@@ -61,41 +70,73 @@
     return loading[key].promise;
   }
 
-  function values(rules) {
+  // Too soon: the tiles of `board` that are down while a tile they wait for is up (0 when the board can arise).
+  function shutTooSoon(L, board) {
+    var out = 0;
+    for (var p = 0; p < L.values.length; p++) if (L.needs[p] && !(board >> p & 1) && (board & L.needs[p])) out |= 1 << p;
+    return out;
+  }
+
+  // The loaded game of `rules`: its layout, each goal's values, and where each board's value is stored.
+  function game(rules) {
     var key = keyOf(rules);
     if (!raw[key]) throw new Error("the values of " + key + " are not loaded yet: wait for stbLoad(rules)");
-    if (!decoded[key]) decoded[key] = {win: decode(raw[key].win), sum: decode(raw[key].sum), digits: decode(raw[key].digits)};
+    if (!decoded[key]) {
+      var L = raw[key].layout, n = L.values.length, place = new Int32Array(1 << n), k = 0;
+      for (var b = 0; b < 1 << n; b++) place[b] = shutTooSoon(L, b) ? -1 : k++;
+      var values = {};
+      GOAL_NAMES.forEach(function (g) { if (raw[key][g]) values[g] = decode(raw[key][g]); });
+      decoded[key] = {layout: L, values: values, place: place, positions: n};
+    }
     return decoded[key];
   }
+  function valueOf(G, goal, board) { return G.values[goal][G.place[board]]; }
 
-  function maskOf(tiles) { return tiles.reduce(function (m, t) { return m | (1 << (t - 1)); }, 0); }
-  function sumOf(tiles) { return tiles.reduce(function (s, t) { return s + t; }, 0); }
-  function digitsOf(tiles) { return tiles.length ? Number(tiles.join("")) : 0; }
+  function tilesOf(board, n) { var out = []; for (var p = 0; p < n; p++) if (board >> p & 1) out.push(p); return out; }
+  function nameOf(L, p) { var s = L.labels[p]; return /^[0-9]+$/.test(s) ? Number(s) : s; }
+  function namesOf(G, board) { return tilesOf(board, G.positions).map(function (p) { return nameOf(G.layout, p); }); }
+  function label(G, board) { return "{" + tilesOf(board, G.positions).map(function (p) { return G.layout.labels[p]; }).join(", ") + "}"; }
+  function total(G, board, weighted) {
+    return tilesOf(board, G.positions).reduce(function (s, p) { return s + G.layout.values[p] * (weighted ? G.layout.weights[p] : 1); }, 0);
+  }
+  function weighted(G) { return G.layout.weights.some(function (w) { return w !== 1; }); }
 
-  // The value of a finished game with `open` standing, for each goal.
-  function finished(open) { return {win: open.length === 0 ? 1 : 0, sum: sumOf(open), digits: digitsOf(open)}; }
-
-  // Every legal move, tiles increasing, moves in lexicographic order. A roll is a total (moves that add up to
-  // it), or for the Thai style the dice themselves: [a, b] (one tile equal to a, to b or to a + b) or one die a.
-  function legalMoves(rules, open, roll) {
-    if (rules.moves === "die-or-sum") {
-      var faces = Array.isArray(roll) ? [roll[0], roll[1], roll[0] + roll[1]] : [roll];
-      return open.filter(function (t) { return faces.indexOf(t) >= 0; }).map(function (t) { return [t]; });
-    }
-    var found = [];
-    (function extend(start, left, chosen) {
-      if (left === 0) { found.push(chosen.slice()); return; }
-      for (var i = start; i < open.length && open[i] <= left; i++) {
-        chosen.push(open[i]); extend(i + 1, left - open[i], chosen); chosen.pop();
-      }
-    })(0, roll, []);
-    return found;
+  // The value of a finished game with `board` standing, for each goal.
+  function finished(G, board) {
+    var digits = tilesOf(board, G.positions).map(function (p) { return G.layout.labels[p]; }).join("");
+    return {win: board === 0 ? 1 : 0, sum: total(G, board, true), digits: digits ? Number(digits) : 0};
   }
 
-  function oneDieAllowed(rules, open) {
-    if (rules.oneDie === "high-shut") return open.every(function (t) { return t < 7; });
+  // Every legal move (a bit-mask), in canonical order: tuples of positions compared lexicographically. A roll is
+  // a total (open tiles whose values add up to it), or for the Thai style the dice themselves: [a, b] (one tile
+  // equal to a, to b or to a + b) or one die a. A tile may be shut only if the tiles it waits for are down once
+  // the move is played.
+  function legalMoves(rules, G, board, roll) {
+    var L = G.layout, found = [];
+    if (rules.moves === "die-or-sum") {
+      var faces = Array.isArray(roll) ? [roll[0], roll[1], roll[0] + roll[1]] : [roll];
+      tilesOf(board, G.positions).forEach(function (p) { if (faces.indexOf(L.values[p]) >= 0) found.push(1 << p); });
+    } else {
+      (function extend(start, left, chosen) {
+        if (left === 0) { found.push(chosen); return; }
+        for (var p = start; p < G.positions; p++) {
+          if (board >> p & 1 && L.values[p] <= left) extend(p + 1, left - L.values[p], chosen | 1 << p);
+        }
+      })(0, roll, 0);
+    }
+    return found.filter(function (move) {
+      var after = board & ~move;
+      return tilesOf(move, G.positions).every(function (p) { return !(after & L.needs[p]); });
+    });
+  }
+
+  function oneDieAllowed(rules, G, board) {
+    var tiles = tilesOf(board, G.positions), L = G.layout;
+    if (rules.oneDie === "high-shut") return tiles.every(function (p) { return L.values[p] < 7; });
     var threshold = /^sum-le-(\d+)$/.exec(rules.oneDie);
-    return threshold ? sumOf(open) <= Number(threshold[1]) : false;
+    if (!threshold) return false;
+    var exposed = tiles.reduce(function (s, p) { return s + (board & L.needs[p] ? 0 : L.values[p]); }, 0);
+    return exposed <= Number(threshold[1]);
   }
 
   // The outcomes of rolling `dice` dice, each with its chance: totals, or for the Thai style the dice themselves.
@@ -111,14 +152,17 @@
     return out;
   }
 
-  function checkOpen(rules, open) {
-    var seen = {};
-    open.forEach(function (t) {
-      if (!Number.isInteger(t) || t < 1 || t > rules.tiles) throw new Error("open tiles must be between 1 and " + rules.tiles);
-      if (seen[t]) throw new Error("open lists tile " + t + " twice");
-      seen[t] = true;
+  // A board from the tiles' names ([1, 4, "b9"]), checked: names the board has, none twice, a board that can arise.
+  function boardOf(G, open) {
+    var board = 0, L = G.layout;
+    (open || []).forEach(function (name) {
+      var p = L.labels.indexOf(String(name));
+      if (p < 0) throw new Error("open tiles must be among " + L.labels.join(", ") + "; got " + JSON.stringify(name));
+      if (board >> p & 1) throw new Error("open lists tile " + name + " twice");
+      board |= 1 << p;
     });
-    return open.slice().sort(function (a, b) { return a - b; });
+    if (shutTooSoon(L, board)) throw new Error("open " + label(G, board) + " cannot arise: a tile is down while one it waits for is up");
+    return board;
   }
 
   function checkRoll(rules, roll) {
@@ -132,33 +176,33 @@
     return roll;
   }
 
-  // Every legal move with the three values after it, best first for rules.goal (default: the chance of shutting
-  // the box); equally good moves in lexicographic order. [] when no move is legal.
+  // Every legal move with the values after it, best first for rules.goal (default: the chance of shutting the
+  // box); equally good moves in canonical order. [] when no move is legal.
   function stbAdvise(rules, open, roll) {
     rules = checkRules(rules);
-    open = checkOpen(rules, open || []);
+    var G = game(rules), board = boardOf(G, open);
     roll = checkRoll(rules, roll);
-    var v = values(rules), board = maskOf(open), field = FIELD[rules.goal], sign = rules.goal === "win" ? -1 : 1;
-    var rows = legalMoves(rules, open, roll).map(function (move, order) {
-      var after = board & ~maskOf(move);
-      return {move: move, pWin: v.win[after], expectedSum: v.sum[after], expectedDigits: v.digits[after], order: order};
+    var field = FIELD[rules.goal], sign = rules.goal === "win" ? -1 : 1;
+    var rows = legalMoves(rules, G, board, roll).map(function (move, order) {
+      var after = board & ~move, row = {move: namesOf(G, move), order: order};
+      Object.keys(G.values).forEach(function (g) { row[FIELD[g]] = valueOf(G, g, after); });
+      return row;
     });
     rows.sort(function (a, b) { return sign * (a[field] - b[field]) || a.order - b.order; });
-    return rows.map(function (r) {
-      return {move: r.move, pWin: r.pWin, expectedSum: r.expectedSum, expectedDigits: r.expectedDigits};
-    });
+    return rows.map(function (r) { delete r.order; return r; });
   }
 
   // The value of rolling `dice` dice from the board, for each goal (perfect play for that goal afterwards).
-  function rollValue(rules, open, dice) {
-    var v = values(rules), board = maskOf(open), end = finished(open), out = {win: 0, sum: 0, digits: 0};
+  function rollValue(rules, G, board, dice) {
+    var end = finished(G, board), out = {};
+    Object.keys(G.values).forEach(function (goal) { out[goal] = 0; });
     outcomes(rules, dice).forEach(function (o) {
-      var moves = legalMoves(rules, open, o.roll);
+      var moves = legalMoves(rules, G, board, o.roll);
       Object.keys(out).forEach(function (goal) {
         if (!moves.length) { out[goal] += o.p * end[goal]; return; }
         var best = goal === "win" ? -1 : Infinity;
         moves.forEach(function (m) {
-          var after = v[goal][board & ~maskOf(m)];
+          var after = valueOf(G, goal, board & ~m);
           best = goal === "win" ? Math.max(best, after) : Math.min(best, after);
         });
         out[goal] += o.p * best;
@@ -171,12 +215,13 @@
   window.stbAdvise = stbAdvise;
   // {1: values, 2: values} where the rules let the player roll one die from this board; null otherwise.
   window.stbDiceValues = function (rules, open) {
-    rules = checkRules(rules); open = checkOpen(rules, open || []);
-    return oneDieAllowed(rules, open) ? {1: rollValue(rules, open, 1), 2: rollValue(rules, open, 2)} : null;
+    rules = checkRules(rules);
+    var G = game(rules), board = boardOf(G, open);
+    return oneDieAllowed(rules, G, board) ? {1: rollValue(rules, G, board, 1), 2: rollValue(rules, G, board, 2)} : null;
   };
 
   // -- the page ----------------------------------------------------------------------------------------------
-  var state = {rules: checkRules({tiles: 9}), open: [], roll: null, history: []};
+  var state = {rules: checkRules({tiles: 9}), board: 0, roll: null, history: []};
   var $ = function (id) { return document.getElementById(id); };
 
   function percent(p) {
@@ -185,8 +230,6 @@
     return (x >= 0.01 ? x.toFixed(2) : x.toPrecision(2)) + "%";
   }
   function amount(x) { return x.toLocaleString("en-US", {minimumFractionDigits: 2, maximumFractionDigits: 2}); }
-  function shown(goal, x) { return goal === "win" ? percent(x) : amount(x); }
-  function label(tiles) { return "{" + tiles.join(", ") + "}"; }
   function rollLabel(roll) { return Array.isArray(roll) ? roll[0] + " and " + roll[1] : String(roll); }
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
@@ -194,31 +237,57 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function allOpen() { var t = []; for (var i = 1; i <= state.rules.tiles; i++) t.push(i); return t; }
-  // The second goal shown beside the chance of winning: the reader's goal, or the lowest sum when it is the win.
+  function current() { return game(state.rules); }
+  function fullBoard() { return (1 << current().positions) - 1; }
+  // The goals in words: the score is the sum left, or with weights (Double Shutter) the weighted sum.
+  function goalWords(G) {
+    return {win: "the win", sum: weighted(G) ? "the lowest score" : "the lowest sum left", digits: "the lowest digit score"};
+  }
+  // The goals' names in the "best for" column, narrow enough for a phone.
+  function shortNames(G) { return {win: "win", sum: weighted(G) ? "score" : "sum", digits: "digits"}; }
+  function heads(G) { return {sum: weighted(G) ? "expected score" : "expected sum left", digits: "expected digit score"}; }
+  // The second goal shown beside the chance of winning: the reader's goal, or the lowest score when it is the win.
   function other() { return state.rules.goal === "win" ? "sum" : state.rules.goal; }
-  var HEADS = {sum: "expected sum left", digits: "expected digit score"};
+
+  function tileButton(G, p) {
+    var open = !!(state.board >> p & 1), back = !!G.layout.needs[p];
+    var b = el("button", {type: "button", "class": "stb-tile" + (back ? " stb-back" : ""), "aria-pressed": String(open),
+                          "data-tile": G.layout.labels[p]}, String(G.layout.values[p]));
+    b.title = (back ? "back tile " : "tile ") + G.layout.labels[p] + ": " + (open ? "open (tap to shut)" : "shut (tap to open)");
+    b.setAttribute("aria-label", (back ? "back tile worth " : "tile ") + G.layout.values[p] + (open ? ", open" : ", shut"));
+    return b;
+  }
 
   function drawBoard() {
-    var box = $("stb-board");
+    var G = current(), L = G.layout, box = $("stb-board"), second = other(), words = goalWords(G);
     box.textContent = "";
-    for (var t = 1; t <= state.rules.tiles; t++) {
-      var open = state.open.indexOf(t) >= 0;
-      var b = el("button", {type: "button", "class": "stb-tile", "aria-pressed": String(open), "data-tile": t}, String(t));
-      b.title = open ? "open (tap to shut)" : "shut (tap to open)";
-      box.appendChild(b);
-    }
-    var v = values(state.rules), board = maskOf(state.open), second = other();
-    $("stb-board-value").textContent = state.open.length === 0 ? "Every tile is shut: the box is shut, the game is won." :
-      "Open " + label(state.open) + " (sum " + sumOf(state.open) + "): with perfect play the chance of shutting the box is " +
-      percent(v.win[board]) + "; playing for " + GOALS[second] + ", the " + HEADS[second] + " is " +
-      amount(v[second][board]) + ".";
-    var dice = window.stbDiceValues(state.rules, state.open), target = $("stb-dice");
+    var fronts = [], placed = 0;
+    for (var p = 0; p < G.positions; p++) if (!L.needs[p]) fronts.push(p);
+    fronts.forEach(function (f) {  // a tile that waits for front tile f stands above it, the two kept together
+      var behind = [];
+      for (var q = 0; q < G.positions; q++) if (L.needs[q] === 1 << f) behind.push(q);
+      if (!behind.length) { box.appendChild(tileButton(G, f)); return; }
+      var pair = el("div", {"class": "stb-pair", role: "group", "aria-label": "tile " + L.labels[f] + " and the tiles behind it"});
+      behind.forEach(function (q) { pair.appendChild(tileButton(G, q)); placed |= 1 << q; });
+      pair.appendChild(tileButton(G, f));
+      box.appendChild(pair);
+    });
+    for (var r = 0; r < G.positions; r++) if (L.needs[r] && !(placed >> r & 1)) box.appendChild(tileButton(G, r));
+    var hasBack = L.needs.some(function (n) { return n; });
+    $("stb-layout-note").hidden = !hasBack;
+    var board = state.board;
+    $("stb-board-value").textContent = board === 0 ? "Every tile is shut: the box is shut, the game is won." :
+      "Open " + label(G, board) + " (" + (weighted(G) ? "score " + total(G, board, true) : "sum " + total(G, board, false)) +
+      "): with perfect play the chance of shutting the box is " + percent(valueOf(G, "win", board)) + "; playing for " +
+      words[second] + ", the " + heads(G)[second] + " is " + amount(valueOf(G, second, board)) + ".";
+    var dice = oneDieAllowed(state.rules, G, board) && board ?
+      {1: rollValue(state.rules, G, board, 1), 2: rollValue(state.rules, G, board, 2)} : null;
+    var target = $("stb-dice");
     target.textContent = "";
-    if (dice && state.open.length) {
+    if (dice) {
       var t1 = el("table", {"class": "stb-table", id: "stb-dice-table"});
       t1.appendChild(el("caption", {}, "One die or two from this board (perfect play afterwards)"));
-      var head = el("tr"); ["roll", "P(win)", HEADS[second]].forEach(function (h) { head.appendChild(el("th", {}, h)); });
+      var head = el("tr"); ["roll", "P(win)", heads(G)[second]].forEach(function (h) { head.appendChild(el("th", {}, h)); });
       t1.appendChild(head);
       [1, 2].forEach(function (d) {
         var row = el("tr");
@@ -232,8 +301,8 @@
       var forOther = dice[1][second] < dice[2][second] ? "one die" : (dice[1][second] > dice[2][second] ? "two dice" : "either");
       target.appendChild(el("p", {"class": "stb-finding", id: "stb-dice-advice"}, forWin === forOther ?
         (forWin === "either" ? "One die and two dice are worth the same here, for either goal." :
-         "Roll " + forWin + ", whether you play to shut the box or for " + GOALS[second] + ".") :
-        "To shut the box, roll " + forWin + "; for " + GOALS[second] + ", roll " + forOther + ". The two goals disagree here."));
+         "Roll " + forWin + ", whether you play to shut the box or for " + words[second] + ".") :
+        "To shut the box, roll " + forWin + "; for " + words[second] + ", roll " + forOther + ". The two goals disagree here."));
     }
   }
 
@@ -244,7 +313,7 @@
   }
 
   function drawRolls() {
-    var box = $("stb-rolls"), one = oneDieAllowed(state.rules, state.open);
+    var box = $("stb-rolls"), one = oneDieAllowed(state.rules, current(), state.board);
     box.textContent = "";
     if (state.rules.moves === "die-or-sum") {
       for (var a = 1; a <= 6; a++) for (var b = a; b <= 6; b++) box.appendChild(rollButton([a, b], a + "·" + b));
@@ -255,35 +324,37 @@
   }
 
   function drawMoves() {
-    var box = $("stb-moves");
+    var box = $("stb-moves"), G = current(), words = goalWords(G);
     box.textContent = "";
     if (state.roll === null) { box.appendChild(el("p", {}, "Tap a roll to see the moves.")); return; }
-    if (state.open.length === 0) { box.appendChild(el("p", {}, "The box is shut: nothing left to move.")); return; }
-    var rows = stbAdvise(state.rules, state.open, state.roll), second = other();
+    if (state.board === 0) { box.appendChild(el("p", {}, "The box is shut: nothing left to move.")); return; }
+    var open = namesOf(G, state.board), rows = stbAdvise(state.rules, open, state.roll), second = other();
     if (!rows.length) {
       box.appendChild(el("p", {id: "stb-no-move"}, "No open tile can be shut with a roll of " + rollLabel(state.roll) +
-        ": the game ends with " + label(state.open) + " open."));
+        ": the game ends with " + label(G, state.board) + " open."));
       return;
     }
-    var best = {};
-    Object.keys(GOALS).forEach(function (goal) {
-      best[goal] = stbAdvise({tiles: state.rules.tiles, oneDie: state.rules.oneDie, moves: state.rules.moves, goal: goal},
-                             state.open, state.roll)[0].move.join(",");
+    var best = {}, asLabel = function (move) { return "{" + move.join(", ") + "}"; };
+    Object.keys(G.values).forEach(function (goal) {
+      var rules = {layout: state.rules.layout, tiles: state.rules.tiles, oneDie: state.rules.oneDie,
+                   moves: state.rules.moves, goal: goal};
+      best[goal] = asLabel(stbAdvise(rules, open, state.roll)[0].move);
     });
+    var short = shortNames(G), names = Object.keys(G.values).map(function (g) { return short[g]; }).join(", ");
     var table = el("table", {"class": "stb-table", id: "stb-moves-table"});
-    table.appendChild(el("caption", {}, "Every legal move for open " + label(state.open) + " and a roll of " +
-      rollLabel(state.roll) + ", best first for " + GOALS[state.rules.goal] + "; “best for” names the goals (win, " +
-      "sum, digits) each move is best for"));
+    table.appendChild(el("caption", {}, "Every legal move for open " + label(G, state.board) + " and a roll of " +
+      rollLabel(state.roll) + ", best first for " + words[state.rules.goal] + "; “best for” names the goals (" +
+      names + ") each move is best for"));
     var head = el("tr");
-    ["shut", "P(win) after", HEADS[second] + " after", "best for", ""].forEach(function (h) { head.appendChild(el("th", {}, h)); });
+    ["shut", "P(win) after", heads(G)[second] + " after", "best for", ""].forEach(function (h) { head.appendChild(el("th", {}, h)); });
     table.appendChild(head);
     rows.forEach(function (r) {
-      var row = el("tr");
-      row.appendChild(el("td", {}, label(r.move)));
+      var row = el("tr"), name = asLabel(r.move);
+      row.appendChild(el("td", {}, name));
       row.appendChild(el("td", {}, percent(r.pWin)));
       row.appendChild(el("td", {}, amount(r[FIELD[second]])));
-      var marks = Object.keys(GOALS).filter(function (goal) { return best[goal] === r.move.join(","); })
-        .map(function (goal) { return SHORT[goal]; });
+      var marks = Object.keys(best).filter(function (goal) { return best[goal] === name; })
+        .map(function (goal) { return short[goal]; });
       row.appendChild(el("td", {}, marks.join(", ")));
       var cell = el("td"), play = el("button", {type: "button", "class": "stb-play", "data-move": r.move.join(",")}, "play");
       cell.appendChild(play); row.appendChild(cell);
@@ -291,66 +362,93 @@
     });
     var wrap = el("div", {"class": "stb-table-wrap"}); wrap.appendChild(table); box.appendChild(wrap);
     if (best.win !== best[second]) {
-      box.appendChild(el("p", {"class": "stb-finding", id: "stb-disagree"}, "Playing for the win, shut {" +
-        best.win.replace(/,/g, ", ") + "}; playing for " + GOALS[second] + ", shut {" + best[second].replace(/,/g, ", ") +
-        "}: here the two goals disagree."));
+      box.appendChild(el("p", {"class": "stb-finding", id: "stb-disagree"}, "Playing for the win, shut " + best.win +
+        "; playing for " + words[second] + ", shut " + best[second] + ": here the two goals disagree."));
     }
   }
 
   function draw() { drawBoard(); drawRolls(); drawMoves(); $("stb-undo").disabled = !state.history.length; }
 
-  function remember() { state.history.push({open: state.open.slice(), roll: state.roll}); }
+  function remember() { state.history.push({board: state.board, roll: state.roll}); }
 
   function readRoll(text) {
     var parts = text.split(",").map(Number);
     return parts.length === 2 ? parts : parts[0];
   }
 
+  // Tap a tile: shut it (and the tiles it waits for, which go down first), or open it (and the tiles waiting for
+  // it, which cannot be down while it is up): the board stays one that can arise.
+  function toggle(p) {
+    var L = current().layout, bit = 1 << p;
+    if (state.board & bit) {
+      state.board &= ~(bit | L.needs[p]);
+    } else {
+      state.board |= bit;
+      L.needs.forEach(function (need, q) { if (need & bit) state.board |= 1 << q; });
+    }
+  }
+
   document.addEventListener("click", function (event) {
-    var t = event.target;
+    var t = event.target.closest("button");
+    if (!t) return;
     if (t.classList.contains("stb-tile")) {
       remember();
-      var tile = Number(t.getAttribute("data-tile")), at = state.open.indexOf(tile);
-      if (at >= 0) state.open.splice(at, 1); else state.open.push(tile);
-      state.open.sort(function (a, b) { return a - b; });
+      toggle(current().layout.labels.indexOf(t.getAttribute("data-tile")));
       var oneDieRoll = state.rules.moves === "die-or-sum" ? !Array.isArray(state.roll) : state.roll === 1;
-      if (state.roll !== null && oneDieRoll && !oneDieAllowed(state.rules, state.open)) state.roll = null;
+      if (state.roll !== null && oneDieRoll && !oneDieAllowed(state.rules, current(), state.board)) state.roll = null;
       draw();
     } else if (t.classList.contains("stb-roll")) {
       state.roll = readRoll(t.getAttribute("data-roll")); draw();
     } else if (t.classList.contains("stb-play")) {
       remember();
-      var move = t.getAttribute("data-move").split(",").map(Number);
-      state.open = state.open.filter(function (x) { return move.indexOf(x) < 0; });
+      state.board = state.board & ~boardOf(current(), t.getAttribute("data-move").split(",").map(function (s) {
+        return /^[0-9]+$/.test(s) ? Number(s) : s; }));
       state.roll = null; draw();
     }
   });
   $("stb-undo").addEventListener("click", function () {
     var last = state.history.pop();
-    if (last) { state.open = last.open; state.roll = last.roll; draw(); }
+    if (last) { state.board = last.board; state.roll = last.roll; draw(); }
   });
-  $("stb-reset").addEventListener("click", function () { remember(); state.open = allOpen(); state.roll = null; draw(); });
+  $("stb-reset").addEventListener("click", function () { remember(); state.board = fullBoard(); state.roll = null; draw(); });
   $("stb-roll-again").addEventListener("click", function () {
-    var dice = window.stbDiceValues(state.rules, state.open), goal = state.rules.goal, one = false;
-    if (dice) one = goal === "win" ? dice[1].win > dice[2].win : dice[1][goal] < dice[2][goal];
+    var G = current(), goal = state.rules.goal, one = false;
+    if (oneDieAllowed(state.rules, G, state.board) && state.board) {
+      var dice = {1: rollValue(state.rules, G, state.board, 1), 2: rollValue(state.rules, G, state.board, 2)};
+      one = goal === "win" ? dice[1].win > dice[2].win : dice[1][goal] < dice[2][goal];
+    }
     var die = function () { return 1 + Math.floor(Math.random() * 6); };
     if (one) state.roll = die();
     else if (state.rules.moves === "die-or-sum") state.roll = [die(), die()].sort(function (a, b) { return a - b; });
     else state.roll = die() + die();
     draw();
   });
+
+  // The controls offer what the picked layout has: its tiles, its goals (the digit score reads one row only), and
+  // the score's name (the sum left, or Double Shutter's weighted score).
+  function fitControls() {
+    var layout = $("stb-layout").value, offered = CHOICES[layout];
+    [["stb-tiles", offered.tiles.map(String)], ["stb-goal", offered.goals]].forEach(function (pair) {
+      var select = $(pair[0]);
+      [].forEach.call(select.options, function (o) { o.disabled = pair[1].indexOf(o.value) < 0; o.hidden = o.disabled; });
+      if (select.selectedOptions[0].disabled) select.value = pair[1][0];
+    });
+    $("stb-goal").querySelector("option[value=sum]").textContent =
+      layout === "row" ? "the lowest sum left" : "the lowest score";
+  }
+
   function rulesChanged() {
-    var picked = checkRules({tiles: Number($("stb-tiles").value), oneDie: $("stb-one-die").value,
-                             moves: $("stb-moves-rule").value, goal: $("stb-goal").value});
-    var sameBoard = picked.tiles === state.rules.tiles && picked.oneDie === state.rules.oneDie &&
-      picked.moves === state.rules.moves && state.open.length;
+    fitControls();
+    var picked = checkRules({layout: $("stb-layout").value, tiles: Number($("stb-tiles").value),
+                             oneDie: $("stb-one-die").value, moves: $("stb-moves-rule").value, goal: $("stb-goal").value});
+    var sameBoard = keyOf(picked) === keyOf(state.rules) && state.board;
     stbLoad(picked).then(function () {
       state.rules = picked;
-      if (!sameBoard) { state.open = allOpen(); state.roll = null; state.history = []; }
+      if (!sameBoard) { state.board = fullBoard(); state.roll = null; state.history = []; }
       draw();
     }, function (error) { $("stb-board-value").textContent = error.message; });
   }
-  ["stb-tiles", "stb-one-die", "stb-moves-rule", "stb-goal"].forEach(function (id) {
+  ["stb-layout", "stb-tiles", "stb-one-die", "stb-moves-rule", "stb-goal"].forEach(function (id) {
     $(id).addEventListener("change", rulesChanged);
   });
   rulesChanged();
