@@ -20,7 +20,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label
 from .game import game_of
 from .policies import VALUE_RTOL, Pairs, same_value
 from .rules import InputError, Rules
@@ -49,7 +48,8 @@ def roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int
 def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]:
     if solution.policy.mixture:
         return [solution.policy.name] * boards.size
-    return [board_label(m) if m >= 0 else "" for m in solution.choose(boards, roll).tolist()]
+    label = solution.game.layout.label
+    return [label(m) if m >= 0 else "" for m in solution.choose(boards, roll).tolist()]
 
 
 def _check_losses(loss: np.ndarray, scale: np.ndarray, what: str) -> None:
@@ -104,7 +104,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
                 "policy_move": _move_labels(heuristic, boards, roll), "loss": loss}))
     table = pd.concat(frames, ignore_index=True)
     table["weighted_loss"] = table["reach"] * table["p_roll"] * table["loss"]
-    table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
+    table.insert(0, "board", [space.layout.label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)
 
 
@@ -113,7 +113,7 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
     Both must be deterministic."""
     rules = a.rules
-    playing = game_of(rules).playing
+    playing, label = game_of(rules).playing, game_of(rules).layout.label
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
     for roll in game_of(rules).roll_totals:
@@ -125,12 +125,12 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
         keep = (loss_a > 0) & ~same_value(after_a, after_b)
         frames.append(pd.DataFrame({
             "board_mask": boards[keep], "roll": roll,
-            "move_a": [board_label(m) for m in ma[keep].tolist()],
-            "move_b": [board_label(m) for m in mb[keep].tolist()],
+            "move_a": [label(m) for m in ma[keep].tolist()],
+            "move_b": [label(m) for m in mb[keep].tolist()],
             "loss_for_a": loss_a[keep],
             "loss_for_b": b.objective.sense * (vb[boards & ~mb] - vb[boards & ~ma])[keep]}))
     table = pd.concat(frames, ignore_index=True)
-    table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
+    table.insert(0, "board", [label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
 
 
@@ -146,8 +146,8 @@ def dice_choices_table(solution: Solution) -> pd.DataFrame:
         one, many = float(values[1]), float(values[game.rules.dice])
         better = solution.objective.sense * (one - many)
         best = "either" if same_value(one, many) else ("one die" if better > 0 else "all dice")
-        tiles = [t + 1 for t in range(game.tiles) if board >> t & 1]
-        rows.append({"board": board_label(board), "board_mask": board, "open_sum": int(game.sums[board]),
+        tiles = [game.tile_values[t] for t in range(game.tiles) if board >> t & 1]  # the open tiles' values
+        rows.append({"board": game.layout.label(board), "board_mask": board, "open_sum": int(game.sums[board]),
                      "open_tiles": len(tiles), "smallest_tile": min(tiles), "largest_tile": max(tiles),
                      "value_one_die": one, "value_all_dice": many, "best": best, "one_minus_all": one - many})
     return pd.DataFrame(rows, columns=["board", "board_mask", "open_sum", "open_tiles", "smallest_tile",

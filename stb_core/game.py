@@ -35,7 +35,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .boards import Levels, MoveCatalogue, board_label, board_tiles, check_board, layout_of, subsets_with_total
+from .boards import Levels, MoveCatalogue, board_tiles, check_board, layout_of, subsets_with_total
 from .rules import InputError, Rules
 
 
@@ -132,13 +132,14 @@ class Game:
 
     @property
     def playing(self) -> np.ndarray:
-        """The boards where the game goes on (not won), increasing."""
-        return self.boards[~self.won]
+        """The boards where the game goes on (not won) and that can arise (:attr:`possible`), increasing."""
+        return self.boards[~self.won & self.possible]
 
     @property
     def choosing_dice(self) -> np.ndarray:
-        """The boards (not won) where the player chooses between one die and all the dice, increasing."""
-        return self.boards[self.one_die & ~self.won] if self.rules.offers_dice_choice else self.boards[:0]
+        """The boards of :attr:`playing` where the player chooses between one die and all the dice, increasing."""
+        return self.boards[self.one_die & ~self.won & self.possible] if self.rules.offers_dice_choice \
+            else self.boards[:0]
 
     # -- one board -------------------------------------------------------------------------------------------
     def open_sum(self, board: int) -> int:
@@ -302,7 +303,7 @@ def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
     if board is None:
         totals, where = sorted(game.roll_totals), ""
     else:
-        totals, where = game.totals_from(board), f" from open {board_label(board)}"
+        totals, where = game.totals_from(board), f" from open {game.layout.label(board)}"
     if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
         shown = f"{totals[0]} to {totals[-1]}" if rules.moves == "sum" else "an outcome code of Game.outcome_code"
         raise InputError(f"roll must be a total the dice can show{where}, {shown}; got {roll!r}")

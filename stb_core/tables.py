@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .boards import board_label, board_tiles, tile_counts
+from .boards import board_tiles, tile_counts
 from .counts import winning_sequence_counts
 from .game import game_of
 from .objectives import get_objective
@@ -49,7 +49,7 @@ def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_bre
     name = value_name(objective)
     space = game_of(rules)
     table = pd.DataFrame({
-        "board": [board_label(m) for m in space.boards.tolist()],
+        "board": [space.layout.label(m) for m in space.boards.tolist()],
         "board_mask": space.boards,
         "open_tiles": space.counts.astype(np.int64),
         "open_sum": space.sums.astype(np.int64),
@@ -90,7 +90,7 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
         frames.append(pd.DataFrame({
             "board_mask": boards,
             "roll": roll,
-            "move": [board_label(m) for m in chosen_moves.tolist()],
+            "move": [game.layout.label(m) for m in chosen_moves.tolist()],
             "move_mask": chosen_moves,
             "move_tiles": tile_counts(chosen_moves),
             f"{name}_after": after,
@@ -101,7 +101,7 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     columns = ["board_mask", "roll", "move", "move_mask", "move_tiles", f"{name}_after", f"best_{name}_after",
                "optimal", "chosen"]
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
-    table.insert(0, "board", [board_label(m) for m in table["board_mask"].tolist()])
+    table.insert(0, "board", [game.layout.label(m) for m in table["board_mask"].tolist()])
     order = np.lexsort((np.arange(len(table)), table["roll"].to_numpy(), table["board_mask"].to_numpy()))
     return table.iloc[order].reset_index(drop=True)
 
@@ -111,7 +111,8 @@ def counts_table(rules: Rules, boards=None) -> pd.DataFrame:
     for ``boards`` (default: the full board); counts are exact integers."""
     table = winning_sequence_counts(rules)
     boards = [rules.full_board] if boards is None else list(boards)
-    rows = [{"board": board_label(b), "board_mask": int(b), "moves": k, "sequences": int(table[k, b])}
+    label = game_of(rules).layout.label
+    rows = [{"board": label(b), "board_mask": int(b), "moves": k, "sequences": int(table[k, b])}
             for b in boards for k in range(rules.positions + 1)]
     return pd.DataFrame(rows)
 

@@ -203,3 +203,24 @@ def test_tiles_open_after_rolls_agree_with_the_final_boards():
     at_end = [sum(p for board, p in enumerate(ends.tolist()) if board >> t & 1) for t in range(7)]
     assert list(after[-1]) == at_end and list(after[0]) == [1] * 7
     assert all(after[k + 1][t] <= after[k][t] for k in range(len(after) - 1) for t in range(7))
+
+
+def test_two_row_tables_name_the_tiles_and_hold_only_boards_that_arise():
+    """A Double Shutter solution's tables: every board one that can arise (no back tile down while the tile in
+    front of it stands: the reference's blocker rule), every (board, roll) in play there, tiles by name."""
+    from stb_core.analysis import dice_choices_table
+
+    rules = Rules(tiles=3, layout="double-shutter", one_die="sum-le-6")
+    names = {t: str(value_of(rules, t)) if blocker_of(rules, t) is None else f"b{value_of(rules, t)}"
+             for t in positions(rules)}
+    arising = [m for m in range(1 << len(names))
+               if all(m >> (t - 1) & 1 or not m >> (blocker_of(rules, t) - 1) & 1
+                      for t in positions(rules) if blocker_of(rules, t))]
+    in_play = {m for m in arising if not is_won(rules, board_tiles(m))}
+    table = legal_moves_table(solve(rules, "remaining-sum"))
+    assert set(table["board_mask"]) == {m for m in in_play
+                                        if any(moves(rules, frozenset(board_tiles(m)), r) for r in range(1, 13))}
+    for row in table.itertuples():
+        assert row.board == "{" + ", ".join(names[t] for t in board_tiles(row.board_mask)) + "}"
+        assert row.move == "{" + ", ".join(names[t] for t in board_tiles(row.move_mask)) + "}"
+    assert set(dice_choices_table(solve(rules, "win"))["board_mask"]) <= in_play
