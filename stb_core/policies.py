@@ -471,15 +471,16 @@ def _tile_count(sign: int):
     return key
 
 
-def over_outcomes(rules: Rules, per_board) -> np.ndarray:
+def over_outcomes(rules: Rules, per_board, weighted: bool = False) -> np.ndarray:
     """For every board, ``per_board(legal)`` added up over the outcomes of a throw of all the dice, where ``legal``
-    is the board-by-move matrix of that outcome's legal moves (outcomes with no move at all add nothing)."""
+    is the board-by-move matrix of that outcome's legal moves (outcomes with no move at all add nothing); with
+    ``weighted``, each outcome counts as many times as the ``sides**dice`` equally likely throws that show it."""
     game = game_of(rules)
     total = np.zeros(game.states, dtype=np.int64)
-    for code in game.chances(rules.dice):
+    for code, throws in game.weights(rules.dice).items():
         moves = game.moves.moves(code)
         if moves.size:
-            total += per_board(game.legal(game.boards, moves))
+            total += per_board(game.legal(game.boards, moves)) * (throws if weighted else 1)
     total.flags.writeable = False
     return total
 

@@ -119,3 +119,73 @@ def test_source_004_order_ties_and_tables():
     row = exc[(exc["state"] == "{1, 4, 5, 8}") & (exc["dice_total"] == 9)]
     assert row["optimal_action"].item() == "{4, 5}"
     assert (exc["value_after_optimal"] <= exc["value_after_largest_tile_action"]).all()
+
+
+# -- chapter 8's own rules of thumb and measures, against plain versions ------------------------------------------
+def test_most_throws_is_the_simulator_s_rule_by_the_reference():
+    """andy327's "Most Options" written out plainly (the most of the 36 throws left playable, then the highest
+    tile, then the fewest tiles; the first such move in canonical order) and valued by the reference solver, equals
+    chapter 8's ``most-throws`` key, for the win and the sum, on small boards."""
+    import itertools
+
+    from reference import moves, outcomes, reference_value
+
+    from stb_core import Rules, evaluate
+    from stb_core.sources.in_print import policy_of
+
+    for rules in (Rules(tiles=5), Rules(tiles=6), Rules(tiles=6, sides=4)):
+        throws = list(itertools.product(range(1, rules.sides + 1), repeat=rules.dice))
+        totals = set(outcomes(rules, rules.dice))
+
+        def playable(open_tiles, rules=rules, throws=throws, totals=totals):
+            return sum(1 for t in throws if sum(t) in totals and moves(rules, frozenset(open_tiles), sum(t)))
+
+        def rule(open_tiles, roll, options, playable=playable):
+            def rank(m):
+                return (playable(set(open_tiles) - set(m)), max(m), -len(m))
+            best = max(rank(m) for m in options)
+            return min(m for m in options if rank(m) == best)
+
+        for objective in ("win", "remaining-sum"):
+            engine = evaluate(rules, objective, policy_of("most-throws")).value()
+            assert float(engine) == pytest.approx(float(reference_value(rules, objective, rule)), rel=1e-12)
+
+
+def test_head_to_head_and_playable_pairs_by_plain_recursion():
+    """The chance that one policy's game leaves less than another's, as two final-sum distributions written out
+    by recursion over the reference's moves; the (board, total) pairs with a move, by enumeration."""
+    import itertools
+    from fractions import Fraction
+
+    from reference import moves, outcomes, reference_solver
+
+    from stb_core import Rules, evaluate
+    from stb_core.sources.in_print import _measure, head_to_head
+
+    rules = Rules(tiles=6)
+    chances = outcomes(rules, rules.dice)
+
+    def final_sums(policy):
+        _, move, _ = reference_solver(rules, "remaining-sum", policy)
+
+        def spread(open_tiles):
+            out = {}
+            for o, p in chances.items():
+                m = move(open_tiles, o)
+                ends = {sum(open_tiles): Fraction(1)} if m is None else spread(open_tiles - set(m))
+                for s, q in ends.items():
+                    out[s] = out.get(s, 0) + p * q
+            return out
+        return spread(frozenset(range(1, rules.tiles + 1)))
+
+    mine, theirs = final_sums("largest-tile"), final_sums("fewest-tiles")
+    ours = evaluate(rules, "remaining-sum", "largest-tile")
+    other = evaluate(rules, "remaining-sum", "fewest-tiles")
+    for outcome, settles in (("beats", lambda a, b: a < b), ("loses-to", lambda a, b: a > b),
+                             ("ties", lambda a, b: a == b)):
+        plain = sum(p * q for a, p in mine.items() for b, q in theirs.items() if settles(a, b))
+        assert head_to_head(ours, other, outcome) == pytest.approx(float(plain), abs=1e-12), outcome
+    assert sum(head_to_head(ours, other, o) for o in ("beats", "loses-to", "ties")) == pytest.approx(1, abs=1e-12)
+    pairs = sum(1 for k in range(rules.tiles + 1) for s in itertools.combinations(range(1, rules.tiles + 1), k)
+                for o in chances if moves(rules, frozenset(s), o))
+    assert _measure(ours, "playable-pairs", rules.full_board) == pairs

@@ -8,9 +8,15 @@ as a fraction; ``p_win``: the chance that the policy's game ends won; ``rolls``:
 and, where it is a board other than the full one, the board. :func:`claims_table` computes every one of them
 from its own game, so the checks do not depend on this run's parameters.
 
-Two rules of thumb are the sources' own and are defined here: ``hilo`` (Thai style: the tile first in the order
-9, 8, 7, 1, 2, 3, 4, 5, 6) and ``most-moves`` (the move after which the most legal moves remain, over every
-total: the thesis's "viele Folgeoptionen"; not the engine's ``most-options``, which counts totals).
+Three rules of thumb are the sources' own and are defined here: ``hilo`` (Thai style: the tile first in the order
+9, 8, 7, 1, 2, 3, 4, 5, 6), ``most-moves`` (the move after which the most legal moves remain, over every total:
+the thesis's "viele Folgeoptionen"; not the engine's ``most-options``, which counts totals) and ``most-throws``
+(the move after which the most of the 36 throws can still be played, then the highest tile, then the fewest
+tiles: andy327's "Most Options" as its stored code defines it).
+
+Beyond one game's value, a row may measure a **head-to-head** of two independent games, this policy against
+another (``beats:<policy>``, ``loses-to:<policy>``, ``ties:<policy>``: the chance that this policy's final sum is
+lower, higher, the same), or count the (board, total) pairs that leave some legal move (``playable-pairs``).
 """
 
 from __future__ import annotations
@@ -21,12 +27,19 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ..boards import parse_tiles
+from ..boards import parse_tiles, tile_counts
 from ..game import game_of
 from ..policies import KeyRanked, Policy, get_policy, over_outcomes, same_value
 from ..rules import Rules
 from ..sweep import Solution, solve
-from ..valuation import evaluate, expected_rolls, final_board_probabilities, roll_count_distribution, tiles_open_after
+from ..valuation import (
+    evaluate,
+    expected_rolls,
+    final_board_probabilities,
+    final_sum_distribution,
+    roll_count_distribution,
+    tiles_open_after,
+)
 from .findings import RTOL, Part, Sentence, derived
 from .words import all_dice, counted, number, percent, share
 
@@ -35,7 +48,8 @@ NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "
          "highest-tile": "the fewest tiles, then the highest", "fewest-tiles": "the fewest tiles",
          "most-tiles": "the most tiles", "lowest-tile": "the lowest tile first",
          "most-options": "the most totals left playable", "random": "a random legal move",
-         "hilo": "HiLo (9, 8, 7, then 1 to 6)", "most-moves": "the most moves left"}
+         "hilo": "HiLo (9, 8, 7, then 1 to 6)", "most-moves": "the most moves left",
+         "most-throws": "the most throws left playable, then the highest tile, then the fewest tiles"}
 # The variants of the game in print: a key, what it changes in the run's rules, and its name in words
 VARIANTS = {
     "classic": ({}, "{dice} on every roll"),
@@ -61,7 +75,16 @@ def _most_moves(rules: Rules):
     return lambda parents, children, moves: left[children]
 
 
-OWN_POLICIES = {"hilo": KeyRanked("hilo", _hilo), "most-moves": KeyRanked("most-moves", _most_moves)}
+def _most_throws(rules: Rules):
+    game = game_of(rules)
+    throws = over_outcomes(rules, lambda legal: legal.any(axis=1), weighted=True)  # throws left playable
+    width = 1 << max(game.total, game.tiles).bit_length()  # room for each lower criterion below the one above
+    return lambda parents, children, moves: ((throws[children] * width + game.largest[moves]) * width
+                                             - tile_counts(moves))
+
+
+OWN_POLICIES = {"hilo": KeyRanked("hilo", _hilo), "most-moves": KeyRanked("most-moves", _most_moves),
+                "most-throws": KeyRanked("most-throws", _most_throws)}
 
 
 def policy_of(name: str) -> Policy:
@@ -75,6 +98,19 @@ def p_win(solution: Solution) -> float:
     return float(ends[game_of(solution.rules).won].sum())
 
 
+HEAD_TO_HEAD = {"beats": lambda mine, theirs: mine < theirs, "loses-to": lambda mine, theirs: mine > theirs,
+                "ties": lambda mine, theirs: mine == theirs}
+
+
+def head_to_head(solution: Solution, other: Solution, outcome: str) -> float:
+    """The chance that two independent games, one played by each solution's policy, end with ``solution``'s sum
+    left lower (``beats``), higher (``loses-to``) or the same (``ties``): from the two final-sum distributions."""
+    mine = final_sum_distribution(solution.rules, solution=solution)
+    theirs = final_sum_distribution(other.rules, solution=other)
+    settles = HEAD_TO_HEAD[outcome]
+    return float(sum(p * q for a, p in mine.items() for b, q in theirs.items() if settles(a, b)))
+
+
 def _measure(solution: Solution, measure: str, board: int):
     if measure == "value":
         return float(solution.value(board))
@@ -84,6 +120,12 @@ def _measure(solution: Solution, measure: str, board: int):
         return p_win(solution)
     if measure == "rolls":
         return float(expected_rolls(solution, board))
+    if measure == "playable-pairs":
+        return int(over_outcomes(solution.rules, lambda legal: legal.any(axis=1)).sum())
+    outcome, _, versus = measure.partition(":")
+    if outcome in HEAD_TO_HEAD:
+        other = evaluate(solution.rules, solution.objective, policy_of(versus), tie_break=solution.tie_break)
+        return head_to_head(solution, other, outcome)
     raise ValueError(measure)
 
 
