@@ -226,7 +226,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "rolls": ("a number of rolls (the last one included)", "rolls"),
     "p_open": ("the chance that the tile is still open", P),
     "measure": ("what is measured: value (of the objective), exact (the same as a fraction), p_win (the chance of "
-                "shutting the box) or rolls (expected rolls)", TEXT),
+                "shutting the box), rolls (expected rolls), beats:, loses-to: or ties:<policy> (the chance of leaving "
+                "less, more or the same than that policy's independent game) or playable-pairs (the (board, roll) "
+                "pairs that leave some move)", TEXT),
     "computed": ("the figure computed now from the claim's own game", "as measured"),
     "printed": ("the figure printed by the source", "rolls"),
     "excess": ("printed minus exact", "rolls"),
@@ -242,6 +244,13 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),
     ("simulation", "p_shut"): ("the share of simulated rounds the seat shut the box", P),
     ("hand-arithmetic", "p_win"): ("the chance of shutting the box from {4, 5}", P),
+    ("simulated-rule", "printed"): ("the win rate the simulator printed", P),
+    ("simulated-rule", "exact"): ("the rule's exact chance of shutting the box", P),
+    ("simulated-rule", "standard_error"): ("the standard error of a win rate over that many games, at the exact "
+                                           "chance", P),
+    ("simulated-rule", "errors_away"): ("how many standard errors lie between the printed and the exact chance",
+                                        "standard errors"),
+    ("simulated-rule", "side"): ("whether the printed figure is below or above the exact one", TEXT),
     ("hand-arithmetic", "exact"): ("the same as a fraction", "fraction"),
     ("board-values", "value"): ("the least expected sum left open from the board", SUM),
     ("policy-table", "value"): ("the least expected sum left open from the state", SUM),

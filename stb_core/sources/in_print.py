@@ -21,6 +21,8 @@ lower, higher, the same), or count the (board, total) pairs that leave some lega
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -41,7 +43,7 @@ from ..valuation import (
     tiles_open_after,
 )
 from .findings import RTOL, Part, Sentence, derived
-from .words import all_dice, counted, number, percent, share
+from .words import all_dice, counted, integer, number, percent, share
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
@@ -338,7 +340,37 @@ def print_part(published: pd.DataFrame) -> Part:
             f"(to within {s(worst, number(5))}, inside its four printed decimals): its count goes on rolling from the "
             f"shut box. Its second notebook prints the exact values.")
     part.add(s.finding("rolls-excess", text))
+    simulated_rule(part, published, computed, printed)
     return part
+
+
+SIMULATED_GAMES = re.compile(r"([0-9][0-9,]*) simulated games")
+
+
+def simulated_rule(part: Part, published: pd.DataFrame, computed: pd.Series, printed: pd.Series) -> None:
+    """The simulator's own rule of thumb (``most-throws``): its printed win rate, the exact one, the games
+    simulated (read from the citation) and how many standard errors of those games lie between the two."""
+    rows = []
+    for row in published[published["policy"] == "most-throws"].itertuples(index=False):
+        games = int(SIMULATED_GAMES.search(row.citation)[1].replace(",", ""))
+        exact = float(computed[row.key])
+        shown = float(printed[row.key]) / (100 if row.unit == "percent" else 1)
+        error = math.sqrt(exact * (1 - exact) / games)
+        rows.append({"key": row.key, "play": NAMES[row.policy], "printed": shown, "exact": exact, "games": games,
+                     "standard_error": error, "errors_away": abs(shown - exact) / error,
+                     "side": "below" if shown < exact else "above"})
+    table = part.table("simulated-rule", pd.DataFrame(rows))
+    s = Sentence()
+    where = [("key", "==", "ap_most_options")]
+    exact, shown = table.fact("rule_exact", "exact", where=where), table.fact("rule_printed", "printed", where=where)
+    games, away = table.fact("rule_games", "games", where=where), table.fact("rule_away", "errors_away", where=where)
+    side = table.fact("rule_side", "side", where=where)
+    text = (f"Andres Perez's Scala simulator benchmarks a rule it calls \u201cMost Options\u201d; as its stored code "
+            f"defines it (the most of the 36 throws left playable, then the highest tile, then the fewest tiles), the "
+            f"rule wins {s(exact, percent(3))} exactly. The README's {s(shown, percent(3))} from {s(games, integer)} "
+            f"simulated games lies {s(away, number(1))} standard errors {s(side)} that, far beyond chance: the "
+            f"printed figure was not made by that rule.")
+    part.add(s.finding("simulated-rule", text))
 
 
 def published_claims(published: pd.DataFrame, claims: Part) -> dict:
