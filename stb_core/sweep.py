@@ -38,7 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .boards import Levels, board_tiles, check_board
+from .boards import Levels, board_tiles, cells_at, check_board
 from .game import Game, check_roll, game_of
 from .objectives import Objective, get_objective
 from .policies import (
@@ -101,7 +101,7 @@ def _outcome_of_roll(policy: Policy, context: Context, pairs: Pairs, boards: np.
         extreme, none = (np.maximum, -np.inf) if sign > 0 else (np.minimum, np.inf)
         scratch[boards] = none
         if pairs.parent.size:
-            extreme.at(scratch, pairs.parent, values[pairs.child])
+            cells_at(extreme, scratch, pairs.parent, values[pairs.child])
         after = scratch[boards]
         moved = (after != none).astype(bool)
         if record and pairs.parent.size and values.ndim == 1:

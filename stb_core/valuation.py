@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .boards import check_board
+from .boards import cells_at, check_board
 from .game import game_of
 from .objectives import Objective
 from .policies import Policy, PolicyFunction, TieBreak, get_tie_break, pick_moves
@@ -114,7 +114,7 @@ def final_board_columns(rules: Rules, values: np.ndarray, dice: np.ndarray, *, s
                 index = (pairs.index[:, None] * columns + np.arange(columns)).ravel()
                 chosen = pick_moves(index, boards.size * columns, [(keys, True)], np.repeat(pairs.rank, columns))
                 rows, cols = np.divmod(np.flatnonzero(chosen), columns)
-                np.add.at(reach, (pairs.child[rows], cols), share[pairs.index[rows], cols])
+                cells_at(np.add, reach, pairs.child[rows], share[pairs.index[rows], cols], cols)
                 moved[pairs.index[rows], cols] = True
             ends[boards] += np.where(moved, zero, share)
     return ends
