@@ -224,3 +224,26 @@ def test_two_row_tables_name_the_tiles_and_hold_only_boards_that_arise():
         assert row.board == "{" + ", ".join(names[t] for t in board_tiles(row.board_mask)) + "}"
         assert row.move == "{" + ", ".join(names[t] for t in board_tiles(row.move_mask)) + "}"
     assert set(dice_choices_table(solve(rules, "win"))["board_mask"]) <= in_play
+
+
+def test_cells_at_is_ufunc_at_on_a_table():
+    """The flat fast path gives what the two-dimensional ``ufunc.at`` gives, bit for bit, on whole rows and on
+    single cells, repeated targets included (and a column or a non-contiguous table falls back to it)."""
+    from stb_core.boards import cells_at
+
+    rng = np.random.default_rng(7)
+    rows, cols = rng.integers(0, 40, 3000), rng.integers(0, 6, 3000)
+    values, cells = rng.random((3000, 6)), rng.random(3000)
+    for ufunc in (np.add, np.maximum, np.minimum):
+        for target in (np.zeros((40, 6)), np.zeros((6, 40)).T):
+            mine, theirs = target.copy(order="K"), target.copy(order="K")
+            cells_at(ufunc, mine, rows, values)
+            ufunc.at(theirs, rows, values)
+            assert np.array_equal(mine, theirs)
+            cells_at(ufunc, mine, rows, cells, cols)
+            ufunc.at(theirs, (rows, cols), cells)
+            assert np.array_equal(mine, theirs)
+    column, expected = np.zeros(40), np.zeros(40)
+    cells_at(np.add, column, rows, cells)
+    np.add.at(expected, rows, cells)
+    assert np.array_equal(column, expected)
