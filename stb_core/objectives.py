@@ -78,13 +78,19 @@ def _remaining_sum(game: Game, boards: np.ndarray) -> np.ndarray:
 DIGITS_MAX_TILES = 12  # up to here every digit score is an integer a float holds exactly (below 2**53)
 
 
+def check_digit_board(game: Game, name: str = "objective 'digits'") -> None:
+    """Raise :class:`InputError` (naming ``name``) unless the digit score applies: one row of at most
+    ``DIGITS_MAX_TILES`` tiles."""
+    if game.layout.name != "row" or game.tiles > DIGITS_MAX_TILES:
+        raise InputError(f"{name} reads a row of up to {DIGITS_MAX_TILES} tiles as a number; "
+                         f"got {game.rules.describe()}")
+
+
 @lru_cache(maxsize=8)
 def digit_scores(game: Game) -> np.ndarray:
     """Every board's open tiles read in increasing order as one decimal number ({1, 4, 7} scores 147, {2, 10}
     210, the shut box 0): appending tile ``t`` to the number of the tiles below it, one tile at a time."""
-    if game.layout.name != "row" or game.tiles > DIGITS_MAX_TILES:
-        raise InputError(f"objective 'digits' reads a row of up to {DIGITS_MAX_TILES} tiles as a number; "
-                         f"got {game.rules.describe()}")
+    check_digit_board(game)
     scores = np.zeros(game.states, dtype=np.int64)
     for b, value in enumerate(game.tile_values):
         scores[1 << b: 2 << b] = scores[: 1 << b] * 10 ** len(str(value)) + value

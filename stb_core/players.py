@@ -38,9 +38,8 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
-from .boards import board_tiles
 from .game import game_of
-from .objectives import custom_objective, get_objective
+from .objectives import check_digit_board, custom_objective, get_objective
 from .policies import OPTIMAL, get_tie_break
 from .rules import InputError, Rules
 from .sweep import Solution, bellman_sweep, solve
@@ -54,12 +53,7 @@ SHUT_PAYS_RANGE = (0, 1000)
 CHUNK = 1024  # states of one seat solved together (columns of one sweep)
 
 
-def board_score(board: int, scoring: str) -> int:
-    """The score of a finished board: the open tiles' sum, or their digits in increasing order as a number."""
-    tiles = board_tiles(board)
-    if scoring == "sum":
-        return sum(tiles)
-    return int("".join(map(str, tiles))) if tiles else 0
+SCORING_OBJECTIVES = {"sum": "remaining-sum", "digits": "digits"}  # a scoring is the objective's finished score
 
 
 @dataclass(frozen=True)
@@ -79,6 +73,8 @@ class PubGame:
             raise InputError(f"players must be an integer between {low} and {high}, got {self.players!r}")
         if self.scoring not in SCORINGS:
             raise InputError(f"scoring must be one of {', '.join(SCORINGS)}; got {self.scoring!r}")
+        if self.scoring == "digits":
+            check_digit_board(game_of(self.rules), "scoring 'digits'")
         check_shut_pays(self.shut_pays)
 
 
@@ -108,7 +104,9 @@ class Scores:
 
 def final_scores(rules: Rules, scoring: str) -> Scores:
     """Rank the scores of every board a turn can end on (reachable, not won), lowest first."""
-    score = {board: board_score(board, scoring) for board in game_of(rules).playing.tolist()}
+    game = game_of(rules)
+    finished = get_objective(SCORING_OBJECTIVES[scoring]).utility(game, game.playing)  # whole numbers, as floats
+    score = dict(zip(game.playing.tolist(), (int(u) for u in finished.tolist()), strict=True))
     values = sorted({score[int(b)] for b in reachable_boards(rules, include_won=False)})
     position = {v: i for i, v in enumerate(values)}
     rank = np.full(rules.states, -1, dtype=np.int64)

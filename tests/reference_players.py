@@ -1,6 +1,8 @@
 """A plain game-tree recursion for the pub game, independent of stb_core.players: every seat's turn is played
 move by move, each player choosing the move (and the dice) that maximise their own expected winnings over the
-rest of the round, which is itself expanded to the end. Exact fractions; small boards only.
+rest of the round, which is itself expanded to the end. Exact fractions; small boards only. The board, its
+tiles' values and score weights, the throws and the moves are the tests' reference ones (``reference.py``), so
+every layout and move rule the reference knows is played here too.
 
 Returns, for the first seat's turn from the full board, the expected payoff of each seat, each seat's chance of
 winning (alone or shared) and of shutting the box, and the chance that the pot is split.
@@ -11,21 +13,22 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from reference import dice_options, dice_totals, moves
+from reference import dice_options, is_won, moves, outcomes, positions, value_of, weight_of
 
 from stb_core import Rules
 
 
-def score(open_tiles: frozenset, scoring: str) -> int:
+def score(rules: Rules, open_tiles: frozenset, scoring: str) -> int:
+    """The open tiles' values, each times its weight (``sum``), or on one row their numbers read as one number."""
     tiles = sorted(open_tiles)
     if scoring == "sum":
-        return sum(tiles)
+        return sum(weight_of(rules, t) * value_of(rules, t) for t in tiles)
     return int("".join(map(str, tiles))) if tiles else 0
 
 
 def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict:
     x = Fraction(shut_pays)
-    full = frozenset(range(1, rules.tiles + 1))
+    full = frozenset(positions(rules))
     zero = (Fraction(0),) * players
 
     def outcome_vector(scores: tuple, shut_by: int | None):
@@ -52,15 +55,15 @@ def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict
     @cache
     def turn(scores: tuple, board: frozenset) -> tuple:
         seat = len(scores)
-        if sum(board) <= rules.win_at_most:
+        if is_won(rules, board):
             return outcome_vector(scores, seat)
         options = []
         for dice in dice_options(rules, board):
             total = (zero, zero, zero, Fraction(0))
-            for roll, p in dice_totals(dice, rules.sides).items():
+            for roll, p in outcomes(rules, dice).items():
                 legal = moves(rules, board, roll)
                 if not legal:
-                    after = scores + (score(board, scoring),)
+                    after = scores + (score(rules, board, scoring),)
                     result = round_from(after) if len(after) < players else outcome_vector(after, None)
                 else:
                     results = [turn(scores, board - set(m)) for m in legal]

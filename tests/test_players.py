@@ -18,6 +18,8 @@ from stb_core.sources.pub_game import simulate_rounds
     (Rules(tiles=4, one_die="sum-le-6"), 3, "digits", 1),
     (Rules(tiles=5, win_at_most=2, max_per_move=2), 2, "sum", 3),
     (Rules(tiles=3, dice=1, sides=4), 3, "digits", 2),
+    (Rules(tiles=3, layout="double-shutter", one_die="sum-le-3"), 2, "sum", 1),  # the front row scores double
+    (Rules(tiles=5, moves="die-or-sum"), 2, "digits", 1),
 ], ids=str)
 def test_game_matches_a_game_tree_recursion(rules, players, scoring, shut_pays):
     game = PubGame(rules, players, scoring, shut_pays)
@@ -26,6 +28,11 @@ def test_game_matches_a_game_tree_recursion(rules, players, scoring, shut_pays):
     for column in ("expected_payoff", "p_win", "p_shut"):
         assert list(result.seats[column]) == expected[column], column
     assert result.p_tie == expected["p_tie"]
+
+
+def test_digit_scoring_needs_one_row():
+    with pytest.raises(RulesError, match="scoring 'digits' reads a row of up to 12 tiles"):
+        PubGame(Rules(layout="double-shutter"), 2, "digits", 1)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
