@@ -43,9 +43,9 @@ class SimulationResult:
     games: int
     seed: int
     board_counts: np.ndarray  # games that ended on each board (bit-mask index)
-    sums: np.ndarray          # the open tiles' total of each board (the game's)
+    sums: np.ndarray          # the score each board leaves (the game's: the open tiles' total, or weighted)
     won_boards: np.ndarray    # whether each board is won (the game's)
-    largest_sum: int          # the largest sum a game can leave (the tile total)
+    largest_sum: int          # the largest score a game can leave (every tile open)
     roll_counts: np.ndarray | None = None  # games that lasted each number of rolls (the last, finding no move, too)
 
     @property
@@ -203,7 +203,8 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
         lengths += np.bincount(rolled, minlength=lengths.size)
         if progress:
             progress(min(first + CHUNK_GAMES, games), games)
-    return SimulationResult(games, seed, counts, game.sums.astype(np.int64), game.won, game.total, lengths)
+    return SimulationResult(games, seed, counts, game.scores.astype(np.int64), game.won,
+                            int(game.scores[game.full_board]), lengths)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:

@@ -142,10 +142,12 @@ def final_sum_distribution(
     solution: Solution | None = None,
 ) -> dict[int, object]:
     """Probability of each final sum of open tiles, ``{sum: p}`` in increasing sum, under ``policy``
-    playing for ``objective`` from ``board`` (default: full). Pass a ``solution`` to reuse one."""
+    playing for ``objective`` from ``board`` (default: full): the sum is the game's score (:attr:`Game.scores`:
+    on Double Shutter the front row counts double), so its mean is the ``remaining-sum`` value. Pass a
+    ``solution`` to reuse one."""
     solution = solution or evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
     ends = final_board_probabilities(solution, board)
-    sums = game_of(solution.rules).sums
+    sums = game_of(solution.rules).scores
     out: dict[int, object] = {}
     for s, p in zip(sums.tolist(), ends.tolist(), strict=True):
         if p:

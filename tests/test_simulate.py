@@ -39,6 +39,8 @@ def test_chunks_keep_memory_flat_and_the_games_independent(monkeypatch):
     (Rules(one_die="high-shut"), "win", "optimal"),
     (Rules(one_die="sum-le-6", one_die_forced=True), "remaining-sum", "highest-tile"),
     (Rules(win_at_most=3, max_per_move=2), "remaining-sum", "worst"),
+    (Rules(tiles=5, layout="double-shutter", one_die="sum-le-6"), "remaining-sum", "optimal"),  # front row double
+    (Rules(moves="die-or-sum", one_die="sum-le-5"), "remaining-sum", "largest-tile"),
 ], ids=str)
 def test_simulation_covers_the_exact_value(rules, objective, policy):
     """Fixed seeds, so these are deterministic; a 95% interval would miss 1 time in 20 by chance, so the
@@ -92,3 +94,15 @@ def test_narrated_game_is_seeded_and_legal():
 def test_bad_simulation_input(games, seed, message):
     with pytest.raises(RulesError, match=message):
         simulate(solve(Rules(tiles=3)), games, seed)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=5, layout="double-shutter"), Rules(moves="die-or-sum")], ids=str)
+def test_the_final_score_distribution_has_the_value_as_its_mean(rules):
+    """What ``distribution`` shows: the final score's chances add up to one and their mean is the value of
+    playing for the lowest score (on Double Shutter the score counts the front row double)."""
+    from stb_core.valuation import final_sum_distribution
+
+    solution = evaluate(rules, "remaining-sum", "optimal", exact=True)
+    spread = final_sum_distribution(rules, solution=solution)
+    assert sum(spread.values()) == 1
+    assert sum(s * p for s, p in spread.items()) == solution.value()
