@@ -107,7 +107,15 @@ GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.h
                       "keeps within 2.5% of the best possible result."),
     ("strategy card", "A rule of thumb written as a few ordered lines (chapter 6), valued exactly as a policy."),
     ("one-die rule", "When the player may throw a single die instead of all the dice: once every tile from 7 up is "
-                     "shut, or once the open tiles total 6 or less."),
+                     "shut, or once the open tiles total 6 or less (or 5 or less: \u201cless than 6\u201d)."),
+    ("Thai style", "Each roll shuts exactly one tile, equal to either die or to their sum (chapter 8)."),
+    ("Double Shutter", "A second row behind the first: behind front tile k stands a back tile worth 10 \u2212 k, "
+                       "written b and its value (b9 stands behind 1), which can be shut only once the tile in front "
+                       "of it is down. The score counts the front row double; a one-die rule counts only the tiles "
+                       "that can be shut now."),
+    ("digit score", "The open tiles read in increasing order as one number: {1, 4, 7} scores 147; lower is better."),
+    ("head-to-head", "Two independent games, one played each way, compared: the chance that the first leaves less "
+                     "than the second, more, or the same."),
     ("percentage point (pp)", "The difference between two percentages: from 7.14% to 9.76% is 2.62 percentage "
                               "points."),
     ("reach", "The chance that a way of playing, from the full board, ever stands on a given board."),
