@@ -317,15 +317,15 @@ def cmd_advise(args, rules: Rules) -> None:
     if roll is None:
         return _advise_dice(args, rules, board, solution)
     moves = solution.move_values(board, roll)
-    name = layout_of(rules)
-    payload = [{"move": name.names(board_mask(move)), "value": float(value)} for move, value in moves]
+    layout = layout_of(rules)
+    payload = [{"move": layout.names(board_mask(move)), "value": float(value)} for move, value in moves]
     if not moves:
         lines = [f"No move is legal for open {_tiles(rules, board)} and roll {args.roll}: the game is over "
                  f"with {game_of(rules).open_sum(board)} left open."]
     else:
         lines = [f"open {_tiles(rules, board)}, roll {args.roll}, objective {args.objective}: "
                  f"value after each move, best first (ties: {args.tie_break})"]
-        lines += [f"  shut {name.label(board_mask(move)):<16} {float(value):.10g}"
+        lines += [f"  shut {layout.label(board_mask(move)):<16} {float(value):.10g}"
                   for move, value in moves]
     _emit(args, payload, lines)
 

@@ -45,15 +45,13 @@ from .rules import InputError, Rules
 from .sweep import Solution, bellman_sweep, solve
 from .valuation import final_board_columns, reachable_boards
 
-SCORINGS = ("sum", "digits")
+SCORING_OBJECTIVES = {"sum": "remaining-sum", "digits": "digits"}  # a scoring is the objective's finished score
+SCORINGS = tuple(SCORING_OBJECTIVES)
 PLAYERS_RANGE = (2, 6)
 # The bonus for a shut box, in stakes from each other player: from nothing extra (0) to 1,000 -- the range in which
 # float and exact runs play the same moves (at 10**9 the pot is lost in the bonus's rounding and they differ)
 SHUT_PAYS_RANGE = (0, 1000)
 CHUNK = 1024  # states of one seat solved together (columns of one sweep)
-
-
-SCORING_OBJECTIVES = {"sum": "remaining-sum", "digits": "digits"}  # a scoring is the objective's finished score
 
 
 @dataclass(frozen=True)

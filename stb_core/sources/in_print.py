@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..boards import parse_tiles, tile_counts
 from ..game import game_of
-from ..policies import KeyRanked, Policy, get_policy, over_outcomes, same_value
+from ..policies import KeyRanked, Policy, get_policy, over_outcomes, playable_outcomes, same_value
 from ..rules import Rules
 from ..sweep import Solution, solve
 from ..valuation import (
@@ -123,7 +123,7 @@ def _measure(solution: Solution, measure: str, board: int):
     if measure == "rolls":
         return float(expected_rolls(solution, board))
     if measure == "playable-pairs":
-        return int(over_outcomes(solution.rules, lambda legal: legal.any(axis=1)).sum())
+        return int(playable_outcomes(solution.rules).sum())
     outcome, _, versus = measure.partition(":")
     if outcome in HEAD_TO_HEAD:
         other = evaluate(solution.rules, solution.objective, policy_of(versus), tie_break=solution.tie_break)

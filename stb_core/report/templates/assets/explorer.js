@@ -211,13 +211,17 @@
     return out;
   }
 
+  // {1: values, 2: values} where the rules let the player roll one die from this board; null otherwise.
+  function diceValues(rules, G, board) {
+    return oneDieAllowed(rules, G, board) ? {1: rollValue(rules, G, board, 1), 2: rollValue(rules, G, board, 2)} : null;
+  }
+
   window.stbLoad = stbLoad;
   window.stbAdvise = stbAdvise;
-  // {1: values, 2: values} where the rules let the player roll one die from this board; null otherwise.
   window.stbDiceValues = function (rules, open) {
     rules = checkRules(rules);
-    var G = game(rules), board = boardOf(G, open);
-    return oneDieAllowed(rules, G, board) ? {1: rollValue(rules, G, board, 1), 2: rollValue(rules, G, board, 2)} : null;
+    var G = game(rules);
+    return diceValues(rules, G, boardOf(G, open));
   };
 
   // -- the page ----------------------------------------------------------------------------------------------
@@ -280,8 +284,7 @@
       "Open " + label(G, board) + " (" + (weighted(G) ? "score " + total(G, board, true) : "sum " + total(G, board, false)) +
       "): with perfect play the chance of shutting the box is " + percent(valueOf(G, "win", board)) + "; playing for " +
       words[second] + ", the " + heads(G)[second] + " is " + amount(valueOf(G, second, board)) + ".";
-    var dice = oneDieAllowed(state.rules, G, board) && board ?
-      {1: rollValue(state.rules, G, board, 1), 2: rollValue(state.rules, G, board, 2)} : null;
+    var dice = board ? diceValues(state.rules, G, board) : null;
     var target = $("stb-dice");
     target.textContent = "";
     if (dice) {
@@ -412,11 +415,9 @@
   });
   $("stb-reset").addEventListener("click", function () { remember(); state.board = fullBoard(); state.roll = null; draw(); });
   $("stb-roll-again").addEventListener("click", function () {
-    var G = current(), goal = state.rules.goal, one = false;
-    if (oneDieAllowed(state.rules, G, state.board) && state.board) {
-      var dice = {1: rollValue(state.rules, G, state.board, 1), 2: rollValue(state.rules, G, state.board, 2)};
-      one = goal === "win" ? dice[1].win > dice[2].win : dice[1][goal] < dice[2][goal];
-    }
+    var dice = state.board ? diceValues(state.rules, current(), state.board) : null, goal = state.rules.goal,
+      one = false;
+    if (dice) one = goal === "win" ? dice[1].win > dice[2].win : dice[1][goal] < dice[2][goal];
     var die = function () { return 1 + Math.floor(Math.random() * 6); };
     if (one) state.roll = die();
     else if (state.rules.moves === "die-or-sum") state.roll = [die(), die()].sort(function (a, b) { return a - b; });
