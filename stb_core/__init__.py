@@ -19,21 +19,23 @@ try:
 except PackageNotFoundError:  # imported from a checkout that was never installed
     __version__ = "unknown"
 
-from .boards import board_label, board_mask, board_sum, board_tiles, parse_tiles
+from .boards import board_label, board_mask, board_tiles, parse_tiles
+from .choice import TIE_BREAKS, TieBreak, get_tie_break
 from .counts import counts_by_moves, total_winning_sequences, winning_sequence_counts
 from .game import Game, game_of, legal_moves
 from .objectives import OBJECTIVES, Objective, custom_objective, get_objective
-from .policies import POLICIES, TIE_BREAKS, Policy, TieBreak, get_policy, get_tie_break, key_policy
+from .policies import POLICIES, Policy, get_policy, key_policy, table_policy
 from .rules import ONE_DIE_OPTIONS, InputError, Rules, RulesError
 from .sweep import Solution, expected_remaining_sum, expected_tiles_shut, solve, win_probability
-from .valuation import evaluate
+from .valuation import evaluate, policy_values
 
 __all__ = [
     "__version__",
     "OBJECTIVES", "ONE_DIE_OPTIONS", "POLICIES", "TIE_BREAKS", "Game", "InputError", "Objective", "Policy", "Rules",
     "RulesError",
-    "Solution", "TieBreak", "board_label", "board_mask", "board_sum", "board_tiles", "counts_by_moves",
+    "Solution", "TieBreak", "board_label", "board_mask", "board_tiles", "counts_by_moves",
     "custom_objective", "evaluate", "expected_remaining_sum", "expected_tiles_shut", "game_of", "get_objective",
-    "get_policy", "get_tie_break", "key_policy", "legal_moves", "parse_tiles", "solve",
+    "get_policy", "get_tie_break", "key_policy", "legal_moves", "parse_tiles", "policy_values", "solve",
+    "table_policy",
     "total_winning_sequences", "win_probability", "winning_sequence_counts",
 ]

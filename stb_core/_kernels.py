@@ -1,196 +1,310 @@
 """The compiled kernels of :mod:`stb_core.compiled` (numba, cached on disk). Imported only when a compiled sweep
 is first needed: importing numba costs over half a second, more than solving a 9-tile game.
 
-Read :mod:`stb_core.compiled` for the equation; each kernel's docstring says which part it computes. The kernels
-know nothing of the rules: the game's arrays (which boards are won, how the policy rolls its dice, the tiles'
-values, the chances of each total) are all they read.
+Read :mod:`stb_core.compiled` for the equations. The kernels know nothing of the rules: the game's arrays (which
+boards are won, how the ranking rolls its dice, the moves of each outcome, the chances) are all they read.
+
+* :func:`legal_moves` lists the legal moves of one board for every outcome, by one of three **enumerations**:
+  ``PATTERNS`` (the legal moves of each pattern of the low tiles, listed once: two dice), ``CATALOGUE`` (every move
+  of the outcome tried, blockers checked: any layout or move rule) or ``SUBSETS`` (the sets of open tiles, depth
+  first: many dice);
+* :func:`best_moves` is :func:`stb_core.choice.choose` for one board and outcome: the ranking's move, or a
+  mixture's best moves;
+* :func:`backward` solves or evaluates boards in increasing order (``V`` and the move table in one pass, or the
+  value of a fixed move table or mixture); :func:`forward` pushes probability from boards to the boards the moves
+  leave.
 """
 
 import numpy as np
 from numba import njit
 
-from .policies import ONE_DIE, ONE_DIE_IF_BETTER  # the codes of one_die_plan: compile-time constants here
-from .policies import VALUE_RTOL as RTOL
+from .choice import ONE_DIE, ONE_DIE_IF_BETTER  # the codes of dice_plan: compile-time constants here
+from .choice import VALUE_RTOL as RTOL
+
+PATTERNS, CATALOGUE, SUBSETS, TABLE = 0, 1, 2, 3  # how a board's legal moves are found (TABLE: read from sigma)
 
 
 @njit(cache=True, inline="always")
 def same_value(a, b):
-    """The value-equality rule of :func:`stb_core.policies.same_value`: within ``RTOL``, relative."""
+    """The value-equality rule of :func:`stb_core.choice.same_value`: within ``RTOL``, relative."""
     return abs(a - b) <= RTOL * max(abs(a), abs(b))
 
 
 @njit(cache=True)
-def preference(move, tie_kind, tiles):
-    """The tie-break's preference between moves of one total (larger preferred): fewest-tiles (1) and most-tiles
-    (2) prefer the fewest (most) tiles, then the highest tiles (the larger bit-mask). Canonical (0) prefers the
-    move met first, as the kernels meet moves in canonical order."""
+def index_of(code_column, mask, sorted_masks, sorted_index, cstarts):
+    """The index of ``mask`` among its outcome's moves (binary search in the outcome's sorted moves)."""
+    lo, hi = cstarts[code_column], cstarts[code_column + 1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_masks[mid] < mask:
+            lo = mid + 1
+        else:
+            hi = mid
+    return sorted_index[lo]
+
+
+@njit(cache=True)
+def legal_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
+                tile_values, most, lo, width, buf_mask, buf_index, buf_code, buf_start, scratch_mask, scratch_code,
+                work):
+    """The legal moves of board ``s`` for every outcome ``lo + c``: ``buf_mask[buf_start[c]:buf_start[c + 1]]`` (and
+    their indices in the outcome's moves, ``buf_index``; -1 where not known yet), in canonical order. With
+    ``PATTERNS`` the moves are read in place from the pattern table (``buf_start`` then indexes it: the return
+    value says which arrays hold them)."""
+    if mode == PATTERNS:
+        p = s & low_mask
+        for c in range(width + 1):
+            buf_start[c] = pattern_starts[p, c]
+        return False
+    n = 0
+    if mode == CATALOGUE:
+        for c in range(width):
+            buf_start[c] = n
+            for j in range(cstarts[c], cstarts[c + 1]):
+                m = flat[j]
+                if s & m == m and (s ^ m) & needs[j] == 0:
+                    buf_mask[n] = m
+                    buf_index[n] = j - cstarts[c]
+                    n += 1
+        buf_start[width] = n
+        return True
+    # SUBSETS: the sets of open tiles of total at most the largest outcome, depth first (canonical order within a
+    # total), at most ``most`` tiles; then bucketed by total, keeping that order
+    top = lo + width - 1
+    k = 0
+    values, bits, position, chosen, total = work[0], work[1], work[2], work[3], work[4]
+    for b in range(tile_values.size):
+        if (s >> b) & 1 and tile_values[b] <= top:
+            values[k] = tile_values[b]
+            bits[k] = 1 << b
+            k += 1
+    depth = 0
+    position[0] = 0
+    chosen[0] = 0
+    total[0] = 0
+    for c in range(width + 1):
+        buf_start[c] = 0
+    found = 0
+    while True:
+        i = position[depth]
+        if i < k and depth < most and total[depth] + values[i] <= top:
+            t = total[depth] + values[i]
+            m = chosen[depth] | bits[i]
+            position[depth] = i + 1
+            if t >= lo:
+                scratch_mask[found] = m
+                scratch_code[found] = t - lo
+                buf_start[t - lo + 1] += 1
+                found += 1
+            depth += 1
+            position[depth] = i + 1
+            chosen[depth] = m
+            total[depth] = t
+        elif depth == 0:
+            break
+        else:
+            depth -= 1
+    for c in range(width):
+        buf_start[c + 1] += buf_start[c]
+    for c in range(width):
+        buf_code[c] = buf_start[c]
+    for j in range(found):
+        c = scratch_code[j]
+        buf_mask[buf_code[c]] = scratch_mask[j]
+        buf_index[buf_code[c]] = -1
+        buf_code[c] += 1
+    return True
+
+
+@njit(cache=True)
+def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key, left_key, tie_rank, canonical,
+               mix, cstarts, sorted_masks, sorted_index, kids, kid_index):
+    """:func:`stb_core.choice.choose` for board ``s`` and outcome column ``c``, over its legal moves
+    ``masks[first:last]``: the moves whose value (``value_dir`` x ``rank_values`` of the board left; equal by
+    :func:`same_value`) and then key (``move_key`` + ``left_key``) are the best; a deterministic ranking keeps the
+    tie-break's first (least ``tie_rank``; the first met when ``canonical``). Writes the boards they leave into
+    ``kids`` (and the first's move index into ``kid_index[0]``); returns how many (0: no legal move)."""
+    if first == last:
+        return 0
+    keyed = move_key.size > 0 or left_key.size > 0
+    best = -np.inf
+    if value_dir != 0.0:
+        for j in range(first, last):
+            v = value_dir * rank_values[s ^ masks[j]]
+            if v > best:
+                best = v
+    chosen = -1
+    chosen_key = 0
+    chosen_rank = 0
+    for j in range(first, last):
+        child = s ^ masks[j]
+        if value_dir != 0.0 and not same_value(value_dir * rank_values[child], best):
+            continue
+        if not keyed and not mix and canonical:
+            chosen = j
+            break
+        move = index[j]
+        if move < 0 and (move_key.size > 0 or not canonical):
+            move = index_of(c, masks[j], sorted_masks, sorted_index, cstarts)
+            index[j] = move
+        key = 0
+        if move_key.size > 0:
+            key += move_key[cstarts[c] + move]
+        if left_key.size > 0:
+            key += left_key[child]
+        rank = j if canonical else tie_rank[cstarts[c] + move]
+        if chosen < 0 or key > chosen_key or (key == chosen_key and not mix and rank < chosen_rank):
+            chosen, chosen_key, chosen_rank = j, key, rank
+    if not mix:
+        kids[0] = s ^ masks[chosen]
+        move = index[chosen]
+        kid_index[0] = move if move >= 0 else index_of(c, masks[chosen], sorted_masks, sorted_index, cstarts)
+        return 1
     count = 0
-    m = move
-    while m:
-        m &= m - 1
+    for j in range(first, last):
+        child = s ^ masks[j]
+        if value_dir != 0.0 and not same_value(value_dir * rank_values[child], best):
+            continue
+        if keyed:
+            move = index[j]
+            if move < 0:
+                move = index_of(c, masks[j], sorted_masks, sorted_index, cstarts)
+            key = 0
+            if move_key.size > 0:
+                key += move_key[cstarts[c] + move]
+            if left_key.size > 0:
+                key += left_key[child]
+            if key != chosen_key:
+                continue
+        kids[count] = child
         count += 1
-    return move - count * (1 << tiles) if tie_kind == 1 else move + count * (1 << tiles)
+    return count
 
 
 @njit(cache=True)
-def store_board(s, expected_all, expected_one, plan, dice_direction, dice_all, values, dice):
-    """V(S) = opt over the dice choices of the expected value of the roll: one die where the plan says so, or
-    where it may be chosen and is better for the policy by more than the tolerance; else all the dice."""
-    one = plan == ONE_DIE
-    if plan == ONE_DIE_IF_BETTER:
-        one = dice_direction * (expected_one - expected_all) > 0 and not same_value(expected_one, expected_all)
-    if one:
-        values[s] = expected_one
-        dice[s] = 1
-    else:
-        values[s] = expected_all
-        dice[s] = dice_all
-
-
-@njit(cache=True)
-def by_patterns(first, last, utility, plan, won, move_direction, dice_direction, low_bits, legal, starts, lo, p_all,
-                p_one, dice_all, tie_kind, tiles, record, values, dice, sigma):
-    """V (and, with ``record``, the move table) of the optimal (``move_direction`` = +sense) or worst (-sense)
-    policy on the boards ``first .. last - 1``, in increasing order (every smaller board already solved), for
-    rules whose moves use few tiles.
-
-    A move only uses tiles 1..low_bits (the largest roll), so the legal moves of (S, r) are those of the low
-    bits of S, listed once per pattern in canonical order: ``legal[starts[p, i]:starts[p, i + 1]]`` for the
-    pattern ``p = S & (2**low_bits - 1)`` and the total ``r = lo + i``."""
+def backward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
+             sorted_masks, sorted_index, tile_values, most, lo, value_dir, rank_values, move_key, left_key, tie_rank,
+             canonical, mix, table, values, step, won, plan, p_all, p_one, dice_all, direction, fixed_dice, dice,
+             record, sigma):
+    """Boards ``first .. last - 1`` in increasing order (every smaller board done): ``values[s]`` holds ``u(s)`` on
+    entry and ``V(s)`` on exit, ``V(s) = step + opt_c sum_r p_c(r) Q(s, r)`` (``step`` added to every roll's value:
+    0 for an objective, 1 to count rolls), ``Q`` by the ranking's move(s) (or ``table``'s move, ``mode`` TABLE),
+    ``u(s)`` when stuck. Dice: ``fixed_dice`` reads ``dice[s]``; else by ``plan`` (one die when better in
+    ``direction`` beyond the tolerance), written to ``dice``. ``record``: the move played into ``sigma``."""
     width = p_all.size
-    mask = (1 << low_bits) - 1
+    capacity = max(flat.size, 1) if mode == CATALOGUE else max(sorted_masks.size, 1)
+    buf_mask = np.empty(capacity, dtype=np.int64)
+    buf_index = np.empty(capacity, dtype=np.int64)
+    buf_code = np.empty(width + 1, dtype=np.int64)
+    buf_start = np.empty(width + 1, dtype=np.int64)
+    scratch_mask = np.empty(capacity, dtype=np.int64)
+    scratch_code = np.empty(capacity, dtype=np.int64)
+    kids = np.empty(capacity, dtype=np.int64)
+    kid_index = np.empty(1, dtype=np.int64)
+    work = np.empty((5, tile_values.size + 1), dtype=np.int64)
     for s in range(first, last):
         if won[s]:
-            values[s] = utility[s]
-            dice[s] = dice_all
+            if not fixed_dice:
+                dice[s] = dice_all
             continue
-        pattern = s & mask
+        u = values[s]
+        masks, index = buf_mask, buf_index
+        if mode != TABLE:
+            if not legal_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
+                               tile_values, most, lo, width, buf_mask, buf_index, buf_code, buf_start, scratch_mask,
+                               scratch_code, work):
+                masks, index = pattern_moves, pattern_index
         expected_all = 0.0
         expected_one = 0.0
-        for t in range(lo, width):
-            begin, end = starts[pattern, t - lo], starts[pattern, t - lo + 1]
-            q = utility[s]
-            if begin < end:
-                best = move_direction * values[s ^ legal[begin]]
-                for j in range(begin + 1, end):
-                    v = move_direction * values[s ^ legal[j]]
-                    if v > best:
-                        best = v
-                q = move_direction * best
-                if record:  # the tie-break's first move as good as the best, in canonical order
-                    for j in range(begin, end):
-                        m = legal[j]
-                        if same_value(move_direction * values[s ^ m], best) and (
-                                sigma[s, t] < 0 or tie_kind != 0 and (
-                                    preference(m, tie_kind, tiles) > preference(sigma[s, t], tie_kind, tiles))):
-                            sigma[s, t] = m
-                            if tie_kind == 0:
-                                break
-            expected_all += p_all[t] * q
-            expected_one += p_one[t] * q
-        store_board(s, expected_all, expected_one, plan[s], dice_direction, dice_all, values, dice)
-    return values, dice
-
-
-@njit(cache=True)
-def by_subsets(first, last, utility, plan, won, move_direction, dice_direction, tile_values, most, lo, p_all, p_one,
-               dice_all, tie_kind, record, values, dice, sigma):
-    """The same for any rules: the legal moves of each board are found by listing the sets of its open tiles
-    whose values add up to at most the largest roll (depth first, tiles in increasing order, so each set
-    comes in canonical order and no set is visited twice), with at most ``most`` tiles; each set of total ``t``
-    from ``lo`` up is a move for the roll ``t``. The tiles' values increase with their position."""
-    width = p_all.size
-    top = width - 1
-    tiles = tile_values.size
-    best = np.zeros(width)
-    found = np.zeros(width, dtype=np.bool_)
-    pick = np.full(width, -1, dtype=np.int64)
-    picked = np.zeros(width)  # the value of the move played, and that less the tolerance
-    floor = np.zeros(width)
-    value_of = np.empty(tiles, dtype=np.int64)
-    bit_of = np.empty(tiles, dtype=np.int64)
-    position = np.empty(tiles + 1, dtype=np.int64)
-    chosen = np.empty(tiles + 1, dtype=np.int64)
-    total = np.empty(tiles + 1, dtype=np.int64)
-    for s in range(first, last):
-        if won[s]:
-            values[s] = utility[s]
-            dice[s] = dice_all
-            continue
-        k = 0
-        for b in range(tiles):
-            if (s >> b) & 1 and tile_values[b] <= top:
-                value_of[k] = tile_values[b]
-                bit_of[k] = 1 << b
-                k += 1
-        for t in range(lo, width):
-            found[t] = False
-            pick[t] = -1
-        depth = 0
-        position[0] = 0
-        chosen[0] = 0
-        total[0] = 0
-        while True:
-            i = position[depth]
-            if i < k and depth < most and total[depth] + value_of[i] <= top:
-                t = total[depth] + value_of[i]
-                m = chosen[depth] | bit_of[i]
-                position[depth] = i + 1
-                if t >= lo:
-                    v = move_direction * values[s ^ m]
-                    if not found[t]:
-                        found[t] = True
-                        best[t] = v
-                        if record:
-                            pick[t] = m
-                            picked[t] = v
-                            floor[t] = v - RTOL * abs(v)
-                    else:
-                        if v > best[t]:
-                            best[t] = v
-                        if record and v >= floor[t]:  # as good as the move played so far, or better
-                            if not same_value(v, picked[t]):
-                                pick[t] = m
-                                picked[t] = v
-                                floor[t] = v - RTOL * abs(v)
-                            elif tie_kind != 0 and (preference(m, tie_kind, tiles)
-                                                    > preference(pick[t], tie_kind, tiles)):
-                                pick[t] = m
-                depth += 1
-                position[depth] = i + 1
-                chosen[depth] = m
-                total[depth] = t
-            elif depth == 0:
-                break
+        for c in range(width):
+            if p_all[c] == 0.0 and p_one[c] == 0.0:
+                continue
+            q = u
+            if mode == TABLE:
+                move = table[s, c]
+                if move >= 0:
+                    q = values[s ^ flat[cstarts[c] + move]]
             else:
-                depth -= 1
-        expected_all = 0.0
-        expected_one = 0.0
-        for t in range(lo, width):
-            q = move_direction * best[t] if found[t] else utility[s]
-            expected_all += p_all[t] * q
-            expected_one += p_one[t] * q
-            if record:
-                sigma[s, t] = pick[t]
-        store_board(s, expected_all, expected_one, plan[s], dice_direction, dice_all, values, dice)
-    return values, dice
+                count = best_moves(s, c, masks, index, buf_start[c], buf_start[c + 1], value_dir, rank_values,
+                                   move_key, left_key, tie_rank, canonical, mix, cstarts, sorted_masks, sorted_index,
+                                   kids, kid_index)
+                if count > 0:
+                    q = 0.0
+                    for j in range(count):
+                        q += values[kids[j]]
+                    q /= count
+                if record:
+                    sigma[s, c] = kid_index[0] if count > 0 else -1
+            q += step
+            expected_all += p_all[c] * q
+            expected_one += p_one[c] * q
+        if fixed_dice:
+            values[s] = expected_all if dice[s] == dice_all else expected_one
+            continue
+        one = plan[s] == ONE_DIE
+        if plan[s] == ONE_DIE_IF_BETTER:
+            one = direction * (expected_one - expected_all) > 0 and not same_value(expected_one, expected_all)
+        values[s] = expected_one if one else expected_all
+        dice[s] = 1 if one else dice_all
 
 
 @njit(cache=True)
-def by_table(first, last, utility, plan, won, dice_direction, sigma, lo, p_all, p_one, dice_all, values, dice):
-    """V of the deterministic policy whose move for (S, t) is sigma[S, t] (-1: none)."""
+def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
+            sorted_masks, sorted_index, tile_values, most, lo, value_dir, rank_values, move_key, left_key, tie_rank,
+            canonical, mix, table, going, target, won, p_all, p_one, dice_all, dice, ends, ended):
+    """Push the chance ``going[s]`` of being on board ``s`` one roll on, boards ``last - 1`` down to ``first``: to the
+    boards the ranking's moves leave (``target``; a mixture shares it among its best moves), or to the board's end
+    when it is won (``ended[0]``) or the roll finds no move (``ended[1]``; ``ends[s]`` too, when ``ends`` has a
+    place per board). With ``target`` the same array as ``going`` (descending order: every board complete before it
+    is spread) it follows the game to its end; else one roll."""
     width = p_all.size
-    for s in range(first, last):
-        if won[s]:
-            values[s] = utility[s]
-            dice[s] = dice_all
+    capacity = max(flat.size, 1) if mode == CATALOGUE else max(sorted_masks.size, 1)
+    buf_mask = np.empty(capacity, dtype=np.int64)
+    buf_index = np.empty(capacity, dtype=np.int64)
+    buf_code = np.empty(width + 1, dtype=np.int64)
+    buf_start = np.empty(width + 1, dtype=np.int64)
+    scratch_mask = np.empty(capacity, dtype=np.int64)
+    scratch_code = np.empty(capacity, dtype=np.int64)
+    kids = np.empty(capacity, dtype=np.int64)
+    kid_index = np.empty(1, dtype=np.int64)
+    work = np.empty((5, tile_values.size + 1), dtype=np.int64)
+    per_board = ends.size > 1
+    for s in range(last - 1, first - 1, -1):
+        mass = going[s]
+        if mass == 0.0:
             continue
-        expected_all = 0.0
-        expected_one = 0.0
-        for t in range(lo, width):
-            m = sigma[s, t]
-            q = values[s ^ m] if m >= 0 else utility[s]
-            expected_all += p_all[t] * q
-            expected_one += p_one[t] * q
-        store_board(s, expected_all, expected_one, plan[s], dice_direction, dice_all, values, dice)
-    return values, dice
+        if won[s]:
+            ended[0] += mass
+            if per_board:
+                ends[s] += mass
+            continue
+        masks, index = buf_mask, buf_index
+        if mode != TABLE:
+            if not legal_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
+                               tile_values, most, lo, width, buf_mask, buf_index, buf_code, buf_start, scratch_mask,
+                               scratch_code, work):
+                masks, index = pattern_moves, pattern_index
+        chance = p_one if dice[s] != dice_all else p_all
+        stuck = 0.0
+        for c in range(width):
+            p = chance[c]
+            if p == 0.0:
+                continue
+            share = mass * p
+            if mode == TABLE:
+                move = table[s, c]
+                if move >= 0:
+                    target[s ^ flat[cstarts[c] + move]] += share
+                else:
+                    stuck += share
+                continue
+            count = best_moves(s, c, masks, index, buf_start[c], buf_start[c + 1], value_dir, rank_values, move_key,
+                               left_key, tie_rank, canonical, mix, cstarts, sorted_masks, sorted_index, kids,
+                               kid_index)
+            if count == 0:
+                stuck += share
+            for j in range(count):
+                target[kids[j]] += share / count
+        ended[1] += stuck
+        if per_board:
+            ends[s] += stuck

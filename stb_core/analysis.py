@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .boards import pairs_on
+from .choice import VALUE_RTOL, same_value
 from .game import game_of
-from .policies import VALUE_RTOL, Pairs, same_value
 from .rules import InputError, Rules
 from .sweep import Solution, solve
 from .valuation import evaluate, reach_probabilities
@@ -46,10 +47,10 @@ def roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int
 
 
 def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]:
-    if solution.policy.mixture:
+    if solution.sigma is None:
         return [solution.policy.name] * boards.size
     label = solution.game.layout.label
-    return [label(m) if m >= 0 else "" for m in solution.choose(boards, roll).tolist()]
+    return [label(m) if m >= 0 else "" for m in solution.played(boards, roll).tolist()]
 
 
 def _check_losses(loss: np.ndarray, scale: np.ndarray, what: str) -> None:
@@ -74,7 +75,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
-    for roll in game_of(rules).roll_totals:
+    for roll in game_of(rules).outcomes:
         q_best[roll] = roll_values(optimal, optimal, playing, roll)
         q_taken[roll] = roll_values(optimal, heuristic, playing, roll)
     dice_value = {d: sum(float(p) * q_best[r] for r, p in game_of(rules).chances(d, exact=True).items())
@@ -116,8 +117,8 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     playing, label = game_of(rules).playing, game_of(rules).layout.label
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
-    for roll in game_of(rules).roll_totals:
-        ma, mb = a.choose(playing, roll), b.choose(playing, roll)
+    for roll in game_of(rules).outcomes:
+        ma, mb = a.played(playing, roll), b.played(playing, roll)
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
         after_a, after_b = va[boards & ~ma], va[boards & ~mb]
@@ -146,7 +147,7 @@ def dice_choices_table(solution: Solution) -> pd.DataFrame:
         one, many = float(values[1]), float(values[game.rules.dice])
         better = solution.objective.sense * (one - many)
         best = "either" if same_value(one, many) else ("one die" if better > 0 else "all dice")
-        tiles = [game.tile_values[t] for t in range(game.tiles) if board >> t & 1]  # the open tiles' values
+        tiles = [game.tile_values[t] for t in range(game.positions) if board >> t & 1]  # the open tiles' values
         rows.append({"board": game.layout.label(board), "board_mask": board, "open_sum": int(game.sums[board]),
                      "open_tiles": len(tiles), "smallest_tile": min(tiles), "largest_tile": max(tiles),
                      "value_one_die": one, "value_all_dice": many, "best": best, "one_minus_all": one - many})
@@ -161,13 +162,13 @@ def tied_pairs(solution: Solution) -> int:
     playing = game_of(rules).playing
     values = solution.values
     count = 0
-    for roll in game_of(rules).roll_totals:
-        move = solution.choose(playing, roll)
-        pairs = Pairs.on(rules, playing, roll, solution.tie_break)
-        if pairs.index.size == 0:
+    for roll in game_of(rules).outcomes:
+        move = solution.played(playing, roll)
+        pairs = pairs_on(solution.game, playing, roll)
+        if pairs.at.size == 0:
             continue
-        best = values[playing & ~np.maximum(move, 0)][pairs.index]
+        best = values[playing & ~np.maximum(move, 0)][pairs.at]
         after = values[pairs.child]
         equal = same_value(after, best)
-        count += int((np.bincount(pairs.index[equal], minlength=playing.size) >= 2).sum())
+        count += int((np.bincount(pairs.at[equal], minlength=playing.size) >= 2).sum())
     return count

@@ -4,9 +4,10 @@ A board (the set of open tiles) is a bit-mask ``int``: tile ``t`` is open when b
 the full 9-tile board is ``0b111111111 = 511`` and ``{2, 6}`` is ``0b100010 = 34``. ``board_mask`` and
 ``board_tiles`` convert each way; ``board_label`` gives the readable ``{2, 6}``.
 
-A move is the set of tiles shut by one roll, also a bit-mask. A :class:`MoveCatalogue` (``game_of(rules).moves``,
-:mod:`stb_core.game`) lists every move any roll could ever make, grouped by roll total, in the canonical order
-used to break ties: tuples of tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)``).
+A move is the set of tiles shut by one roll, also a bit-mask. A :class:`MoveCatalogue` (``game_of(rules).catalogue``,
+:mod:`stb_core.game`) lists every move any throw could ever make, grouped by outcome, in canonical order: tuples of
+tiles in increasing order, compared lexicographically (``(1, 6) < (3, 4) < (7,)``); a move is named by its index
+there.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -38,11 +39,6 @@ def board_tiles(mask: int) -> tuple[int, ...]:
 def board_label(mask: int) -> str:
     """Readable label of a board or move: ``{1, 4, 5, 8}``; the empty board is ``{}``."""
     return "{" + ", ".join(map(str, board_tiles(mask))) + "}"
-
-
-def board_sum(mask: int) -> int:
-    """Sum of the tiles in a bit-mask."""
-    return sum(board_tiles(mask))
 
 
 # -- the tiles of a board: values, score weights, blockers, names -----------------------------------------------
@@ -185,18 +181,81 @@ def check_board(board: int, rules: Rules, name: str = "board") -> int:
 
 @dataclass(frozen=True)
 class MoveCatalogue:
-    """Every move a roll could make under some rules, grouped by roll total in canonical order.
+    """Every move any throw could make under some rules, grouped by outcome code in canonical order.
 
-    ``masks[r]`` is an int64 array of the moves adding up to ``r``; ``sizes[r]`` their tile counts.
-    """
+    ``of(code)`` is the int64 array of the moves outcome ``code`` allows, ``sizes[code]`` their tile counts. A move
+    is named by its **index** in ``of(code)``: the move table σ holds these indices. The same moves laid end to end
+    (``flat``, codes ``lo .. hi`` in turn, ``starts[code - lo]`` where each begins) are what the compiled kernels
+    read; ``index_of`` finds the index of given moves."""
 
-    totals: tuple[int, ...]
+    codes: tuple[int, ...]
     masks: dict[int, np.ndarray]
     sizes: dict[int, np.ndarray]
 
-    def moves(self, roll: int) -> np.ndarray:
-        """Bit-masks of every move adding up to ``roll`` (empty if none)."""
-        return self.masks.get(roll, np.zeros(0, dtype=np.int64))
+    def of(self, code: int) -> np.ndarray:
+        """Bit-masks of every move outcome ``code`` allows (empty if none), in canonical order."""
+        return self.masks.get(code, _EMPTY)
+
+    @property
+    def lo(self) -> int:
+        return self.codes[0]
+
+    @property
+    def hi(self) -> int:
+        return self.codes[-1]
+
+    @property
+    def width(self) -> int:
+        """Columns of a move table: one per code from ``lo`` to ``hi``."""
+        return self.hi - self.lo + 1
+
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Where each code's moves begin in :attr:`flat` (``width + 1`` offsets)."""
+        counts = [self.of(c).size for c in range(self.lo, self.hi + 1)]
+        return frozen(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+
+    @cached_property
+    def flat(self) -> np.ndarray:
+        """Every code's moves laid end to end, codes increasing."""
+        return frozen(np.concatenate([self.of(c) for c in range(self.lo, self.hi + 1)] + [_EMPTY]))
+
+    @cached_property
+    def index_dtype(self):
+        """The smallest integer type holding every move index and -1 (no move)."""
+        most = max((self.of(c).size for c in self.codes), default=0)
+        return np.int8 if most < 2**7 else np.int16 if most < 2**15 else np.int32
+
+    @cached_property
+    def _sorted(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+        out = {}
+        for code in self.codes:
+            order = np.argsort(self.of(code), kind="stable")
+            out[code] = (self.of(code)[order], order)
+        return out
+
+    def index_of(self, code: int, moves: np.ndarray) -> np.ndarray:
+        """The index in ``of(code)`` of each of ``moves`` (each must be one of them)."""
+        masks, order = self._sorted[code]
+        return order[np.searchsorted(masks, moves)]
+
+    def masks_of(self, code: int, index: np.ndarray) -> np.ndarray:
+        """The moves (bit-masks) of indices into ``of(code)``; -1 stays -1 (no move)."""
+        index = np.asarray(index)
+        moves = self.of(code)
+        if moves.size == 0:
+            return np.full(index.shape, -1, dtype=np.int64)
+        return np.where(index >= 0, moves[np.maximum(index, 0)], -1)
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+_EMPTY.flags.writeable = False
+
+
+def frozen(array: np.ndarray) -> np.ndarray:
+    """``array``, made read-only."""
+    array.flags.writeable = False
+    return array
 
 
 def subsets_with_total(total: int, values: tuple[int, ...], most: int) -> list[tuple[int, ...]]:
@@ -269,7 +328,42 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
 
 
 PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
-KEEP_PAIRS = 1 << 22         # (board, move) pairs of a game kept for its next sweep (64 MB)
+KEEP_PAIRS = 1 << 21         # (board, move) pairs of a game kept for its next sweep (about 50 MB)
+
+
+@dataclass(frozen=True)
+class Pairs:
+    """Every legal (board, move) pair of one outcome ``code`` on some boards, as aligned arrays: ``parent`` (the
+    board), ``child`` (the board the move leaves), ``move`` (the move's index in the catalogue's ``of(code)``)
+    and ``at`` (the parent's place among the ``size`` boards the pairs were made for). A choice among the moves
+    of each board (:mod:`stb_core.choice`) is a mask over the pairs."""
+
+    code: int
+    size: int
+    parent: np.ndarray
+    child: np.ndarray
+    move: np.ndarray
+    at: np.ndarray
+
+    @property
+    def masks(self) -> np.ndarray:
+        """The moves as bit-masks."""
+        return self.parent ^ self.child
+
+    def subset(self, keep) -> Pairs:
+        """The pairs at positions ``keep``."""
+        return Pairs(self.code, self.size, self.parent[keep], self.child[keep], self.move[keep], self.at[keep])
+
+
+def pairs_on(game, boards: np.ndarray, code: int) -> Pairs:
+    """The pairs of ``boards`` (any int array) for outcome ``code``, in board order then canonical move order."""
+    boards = np.asarray(boards, dtype=np.int64)
+    moves = game.catalogue.of(code)
+    if moves.size == 0 or boards.size == 0:
+        return Pairs(code, boards.size, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+    rows, cols = np.nonzero(game.legal(boards, moves))
+    parent = boards[rows]
+    return Pairs(code, boards.size, parent, parent & ~moves[cols], cols.astype(np.int64), rows.astype(np.int64))
 
 
 class Levels:
@@ -277,22 +371,20 @@ class Levels:
 
     Every move shuts at least one tile, so the boards after a move have fewer open tiles than the board
     before: solving level 0, 1, 2, ... in turn always finds the values it needs already computed.
-    ``successors(roll, k)`` yields, for each move adding up to ``roll``, every k-tile board holding it
-    (``parents``) with the board left after the move (``children``), as aligned int64 arrays.
+    ``pairs(code, k)`` gives every legal (board, move) pair of an outcome on the k-tile boards.
     """
 
     def __init__(self, game):
         self.game = game
-        self.rules = game.rules
-        self.catalogue = game.moves
-        self.by_count = boards_by_count(game.tiles)
+        self.catalogue = game.catalogue
+        self.by_count = boards_by_count(game.positions)
         self._position = np.empty(game.states, dtype=np.int32)  # board -> its place within its level
         for boards in self.by_count:
             self._position[boards] = np.arange(boards.size, dtype=np.int32)
         sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
-        # boards of (tiles - j) bits, to be spread around each j-tile move
-        self._compact = {j: boards_by_count(game.tiles - j) for j in sizes}
-        self._kept: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # boards of (positions - j) bits, to be spread around each j-tile move
+        self._compact = {j: boards_by_count(game.positions - j) for j in sizes}
+        self._kept: dict[tuple[int, int], Pairs] = {}
         self._kept_pairs = 0
 
     def boards(self, k: int) -> np.ndarray:
@@ -303,48 +395,44 @@ class Levels:
         """The place of each board within its level: ``boards(k)[position(S)] == S``."""
         return self._position[boards]
 
-    def pairs(self, roll: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(parents, children)`` of every move adding up to ``roll`` on k-tile boards, all moves at once
-        (a parent appears once per move it holds), for sweeps that combine them with ``ufunc.at``.
+    def pairs(self, code: int, k: int) -> Pairs:
+        """Every legal (board, move) pair of outcome ``code`` on the k-tile boards (a parent appears once per move
+        it may play), for sweeps that combine them with ``ufunc.at``; ``at`` is the parent's place in
+        ``boards(k)``.
 
         Small levels test every move on every board in one array operation (cheap when the candidates are
-        few: this is what makes small boards fast); large levels spread each move's compact boards
-        (``successors``), which touches only the legal pairs. Up to ``KEEP_PAIRS`` pairs of a game are kept
-        (read-only) for its next sweep."""
-        key = (roll, k)
+        few: this is what makes small boards fast); large levels spread each move's compact boards, which touches
+        only the legal pairs. Up to ``KEEP_PAIRS`` pairs of a game are kept (read-only) for its next sweep."""
+        key = (code, k)
         if key not in self._kept:
-            found = self._pairs(roll, k)
-            if self._kept_pairs + found[0].size > KEEP_PAIRS:
+            found = self._pairs(code, k)
+            if self._kept_pairs + found.parent.size > KEEP_PAIRS:
                 return found
-            for array in found:
+            for array in (found.parent, found.child, found.move, found.at):
                 array.flags.writeable = False
             self._kept[key] = found
-            self._kept_pairs += found[0].size
+            self._kept_pairs += found.parent.size
         return self._kept[key]
 
-    def _pairs(self, roll: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-        moves = self.catalogue.moves(roll)
-        if moves.size:
-            moves = moves[self.catalogue.sizes[roll] <= k]
-        boards = self.boards(k)
-        if moves.size == 0 or boards.size == 0:
-            empty = np.zeros(0, dtype=np.int64)
-            return empty, empty
-        if boards.size * moves.size <= PAIR_MATRIX_LIMIT:
-            rows, cols = np.nonzero(self.game.legal(boards, moves))
-            parents = boards[rows]
-            return parents, parents & ~moves[cols]
-        found = [(parents, children) for _, parents, children in self.successors(roll, k)]
-        return np.concatenate([p for p, _ in found]), np.concatenate([c for _, c in found])
-
-    def successors(self, roll: int, k: int):
-        """Yield ``(move, parents, children)`` for the moves of outcome ``roll`` legal on k-tile boards."""
-        masks, sizes = self.catalogue.moves(roll), self.catalogue.sizes.get(roll, ())
-        needs = self.game.needs_of(masks) if masks.size else masks
-        for move, j, need in zip(masks.tolist(), sizes.tolist(), needs.tolist(), strict=True):
-            if j > k:
-                continue
-            children = insert_zero_bits(self._compact[j][k - j], move)
+    def _pairs(self, code: int, k: int) -> Pairs:
+        size = self.boards(k).size
+        moves, sizes = self.catalogue.of(code), self.catalogue.sizes.get(code, _EMPTY)
+        usable = np.flatnonzero(sizes <= k) if moves.size else _EMPTY
+        if usable.size == 0 or size == 0:
+            return Pairs(code, size, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+        if size * usable.size <= PAIR_MATRIX_LIMIT:
+            found = pairs_on(self.game, self.boards(k), code)
+            return found
+        needs = self.game.needs_of(moves)
+        parents, children, index = [], [], []
+        for j in usable.tolist():
+            move, count, need = int(moves[j]), int(sizes[j]), int(needs[j])
+            left = insert_zero_bits(self._compact[count][k - count], move)
             if need:  # its blockers must be down once it is played
-                children = children[(children & need) == 0]
-            yield move, children | move, children
+                left = left[(left & need) == 0]
+            parents.append(left | move)
+            children.append(left)
+            index.append(np.full(left.size, j, dtype=np.int64))
+        parent = np.concatenate(parents)
+        return Pairs(code, size, parent, np.concatenate(children), np.concatenate(index),
+                     self.position(parent).astype(np.int64))

@@ -8,11 +8,12 @@ moves that no line separates go to the tie-break (the first move in the usual or
 A card plays the dice by a line too, at the end: "roll one die when you may" or "roll one die when 6 or less is
 left" (without one, a card always rolls all the dice).
 
-Each criterion is a vectorised key of (board, child, move) arrays, larger preferred, an integer in
-``[0, 2**20)``; a card's key packs its lines into one int64 (line 1 most significant), so a card is a plain
-:class:`stb_core.policies.KeyRanked` policy and its value comes from the same Bellman sweep as every other
-policy. :func:`search_cards` values every card of up to three lines; cards that play the same move table are
-valued once.
+Each criterion is a key of the move or of the board it leaves (:mod:`stb_core.policies`), an integer in
+``[0, 2**20)``; a card packs its lines into one int64 (line 1 most significant): the move lines' keys and the
+board lines' keys add up, so a card is a plain :class:`~stb_core.policies.Policy` with a move key and a left key,
+valued by the same Bellman sweep as every other policy. :func:`search_cards` values every card of up to three
+lines; cards that play the same move table are valued once, each move table by :func:`stb_core.valuation.evaluate`
+as data.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ import numpy as np
 import pandas as pd
 
 from .analysis import decision_losses
-from .boards import tile_counts
-from .game import game_of
+from .boards import pairs_on
+from .choice import Ranking, choose, move_orders, no_loss, tie_ranks
+from .game import Game, game_of
 from .objectives import get_objective
-from .policies import KeyRanked, Pairs, TablePolicy, get_tie_break, pick_moves, playable_outcomes
+from .policies import Policy, playable_outcomes, table_policy
 from .rules import InputError, Rules
 from .sweep import solve
 from .valuation import evaluate
@@ -38,65 +40,71 @@ from .valuation import evaluate
 LINE_BITS = 20  # each line's key is below 2**LINE_BITS; three lines fit an int64
 DICE_LINES = {"roll one die when you may": "one", "roll one die when 6 or less is left": "le6"}
 
-Key = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
-
 
 @lru_cache(maxsize=16)
-def playable_weight(rules: Rules) -> np.ndarray:
+def playable_weight(game: Game) -> np.ndarray:
     """For every board: how many of the ``sides**dice`` throws of all the dice leave some legal move."""
-    game = game_of(rules)
-    weight = np.zeros(rules.states, dtype=np.int64)
-    for roll, p in game.chances(rules.dice, exact=True).items():
-        moves = game.moves.moves(roll)
+    weight = np.zeros(game.states, dtype=np.int64)
+    for code, throws in game.weights(game.rules.dice).items():
+        moves = game.catalogue.of(code)
         if moves.size:
-            weight += int(p * rules.outcomes) * game.legal(game.boards, moves).any(axis=1)
+            weight += throws * game.legal(game.boards, moves).any(axis=1)
+    weight.flags.writeable = False
     return weight
 
 
-def _mask(tiles) -> int:
-    return sum(1 << (t - 1) for t in tiles)
+def _named(game: Game, tiles) -> int:
+    """The positions of the tiles named ``tiles`` (on one row, the tiles themselves)."""
+    return sum(1 << (game.layout.labels.index(str(t))) for t in tiles if str(t) in game.layout.labels)
 
 
-def _lowest_tile(moves: np.ndarray) -> np.ndarray:
-    return tile_counts((moves & -moves) - 1) + 1
+def _value_range(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest value among each move's tiles (``catalogue.flat``)."""
+    flat = game.catalogue.flat
+    values = np.array(game.tile_values, dtype=np.int64)
+    bits = (flat[:, None] >> np.arange(game.positions)[None, :]) & 1
+    return np.where(bits, values, values.max() + 1).min(axis=1), np.where(bits, values, 0).max(axis=1)
+
+
+def _counted(game: Game, moves: np.ndarray, mask: int) -> np.ndarray:
+    return np.bitwise_count(moves & mask).astype(np.int64)
 
 
 @dataclass(frozen=True)
 class Criterion:
-    """One line of a card: what it says, and ``key(rules) -> (boards, children, moves) -> keys``."""
+    """One line of a card: what it says, and its key -- of the move (``on`` "move": one per move of
+    ``catalogue.flat``) or of the board it leaves (``on`` "left": one per board); larger preferred, 0 to 2**20."""
 
     text: str
-    key: Callable[[Rules], Key]
+    on: str
+    key: Callable[[Game], np.ndarray]
 
 
 CRITERIA: dict[str, Criterion] = {criterion.text: criterion for criterion in [
-    Criterion("shut the fewest tiles", lambda r: lambda b, c, m: r.tiles - tile_counts(m)),
-    Criterion("shut the most tiles", lambda r: lambda b, c, m: tile_counts(m)),
-    Criterion("shut the highest tile you can", lambda r: lambda b, c, m: _highest(m)),
-    Criterion("shut the lowest tile you can", lambda r: lambda b, c, m: r.tiles + 1 - _lowest_tile(m)),
-    Criterion("shut tiles close together", lambda r: lambda b, c, m: r.tiles - (_highest(m) - _lowest_tile(m))),
-    Criterion("keep 6, 7 and 8 open", lambda r: lambda b, c, m: 3 - tile_counts(m & _mask((6, 7, 8)))),
-    Criterion("shut tiles above 6 first", lambda r: lambda b, c, m: tile_counts(m >> 6)),
-    Criterion("keep 1 and 2 open", lambda r: lambda b, c, m: 2 - tile_counts(m & _mask((1, 2)))),
-    Criterion("leave the most rolls playable", lambda r: lambda b, c, m: playable_weight(r)[c]),
-    Criterion("leave the most totals makeable", lambda r: lambda b, c, m: playable_outcomes(r)[c]),
-    Criterion("leave a sum the dice roll often",
-              lambda r: lambda b, c, m: _ways_to_roll(r)[game_of(r).sums[c]]),
-    Criterion("leave an even sum", lambda r: lambda b, c, m: 1 - game_of(r).sums[c].astype(np.int64) % 2),
+    Criterion("shut the fewest tiles", "move", lambda g: g.positions - move_orders(g).count),
+    Criterion("shut the most tiles", "move", lambda g: move_orders(g).count),
+    Criterion("shut the highest tile you can", "move", lambda g: _value_range(g)[1]),
+    Criterion("shut the lowest tile you can", "move", lambda g: max(g.tile_values) + 1 - _value_range(g)[0]),
+    Criterion("shut tiles close together", "move",
+              lambda g: max(g.tile_values) - (_value_range(g)[1] - _value_range(g)[0])),
+    Criterion("keep 6, 7 and 8 open", "move",
+              lambda g: 3 - _counted(g, g.catalogue.flat, _named(g, (6, 7, 8)))),
+    Criterion("shut tiles above 6 first", "move",
+              lambda g: _counted(g, g.catalogue.flat, sum(1 << b for b, v in enumerate(g.tile_values) if v > 6))),
+    Criterion("keep 1 and 2 open", "move", lambda g: 2 - _counted(g, g.catalogue.flat, _named(g, (1, 2)))),
+    Criterion("leave the most rolls playable", "left", playable_weight),
+    Criterion("leave the most totals makeable", "left", playable_outcomes),
+    Criterion("leave a sum the dice roll often", "left", lambda g: _ways_to_roll(g)[g.sums]),
+    Criterion("leave an even sum", "left", lambda g: 1 - g.sums.astype(np.int64) % 2),
 ]}
 
 
-def _highest(moves: np.ndarray) -> np.ndarray:
-    """The highest tile of each move (its bit length)."""
-    return np.frexp(np.asarray(moves, dtype=float))[1].astype(np.int64)
-
-
-def _ways_to_roll(rules: Rules) -> np.ndarray:
-    """For each sum 0..total: the throws of all the dice showing it (0 where none does)."""
-    ways = np.zeros(rules.total + 1, dtype=np.int64)
-    for roll, w in rules.roll_weights.items():
-        if roll <= rules.total:
-            ways[roll] = w
+def _ways_to_roll(game: Game) -> np.ndarray:
+    """For each sum 0..total: the throws of all the dice showing it as their total (0 where none does)."""
+    ways = np.zeros(game.total + 1, dtype=np.int64)
+    for total, w in game.rules.roll_weights.items():
+        if total <= game.total:
+            ways[total] = w
     return ways
 
 
@@ -132,22 +140,19 @@ class Card:
         """The card's dice rule (a key of ``policies.DICE_RULES``): its dice line's, else all the dice."""
         return next((DICE_LINES[line] for line in self.lines if line in DICE_LINES), "all")
 
-    def policy(self) -> KeyRanked:
-        """The card as a policy (its lines packed into one key, larger preferred)."""
+    def policy(self) -> Policy:
+        """The card as a policy: its lines packed into one key, larger preferred (the move lines' part and the
+        board lines' part added)."""
         lines = [CRITERIA[line] for line in self.move_lines]
+        shifts = [LINE_BITS * (len(lines) - 1 - i) for i in range(len(lines))]
 
-        def key(rules: Rules) -> Key:
-            parts = [line.key(rules) for line in lines]
+        def part(on: str):
+            chosen = [(c, shift) for c, shift in zip(lines, shifts, strict=True) if c.on == on]
+            if not chosen:
+                return None
+            return lambda game: sum(np.asarray(c.key(game), dtype=np.int64) << shift for c, shift in chosen)
 
-            def packed(boards, children, moves):
-                total = np.zeros(np.shape(moves), dtype=np.int64)
-                for part in parts:
-                    total = (total << LINE_BITS) | np.asarray(part(boards, children, moves), dtype=np.int64)
-                return total
-
-            return packed
-
-        return KeyRanked(self.name, key, dice_rule=self.dice_rule)
+        return Policy(self.name, move_key=part("move"), left_key=part("left"), dice_rule=self.dice_rule)
 
 
 def all_cards(max_lines: int = 3, lines=LINES) -> list[Card]:
@@ -170,29 +175,31 @@ def _table_key(sigma: np.ndarray, dice_rule: str, rules: Rules) -> str:
 
 
 class CardTables:
-    """Every (board, move) pair of every roll on the boards still in play, with each criterion's key, computed
-    once: a card's move table is then one choice per roll (:meth:`sigma`), the same as
-    ``move_table(rules, card.policy())`` but without recomputing the keys for each card."""
+    """Every (board, move) pair of every outcome on the boards still in play, with each criterion's key, computed
+    once: a card's move table is then one choice per outcome (:meth:`sigma`) -- the card's ranking, without
+    recomputing the keys for each card."""
 
     def __init__(self, rules: Rules, lines=LINES):
-        self.rules = rules
-        playing = game_of(rules).playing
-        self.pairs = {roll: Pairs.on(rules, playing, roll, get_tie_break("canonical")) for roll in rules.roll_totals}
-        self.keys = {line: {roll: np.asarray(CRITERIA[line].key(rules)(p.parent, p.child, p.move), dtype=np.int64)
-                            for roll, p in self.pairs.items()} for line in lines if line not in DICE_LINES}
+        self.game = game = game_of(rules)
+        self.pairs = {code: pairs_on(game, game.playing, code) for code in game.outcomes}
+        self.keys = {line: np.asarray(CRITERIA[line].key(game), dtype=np.int64) for line in lines
+                     if line not in DICE_LINES}
 
     def sigma(self, card: Card) -> np.ndarray:
-        """The card's move table ``sigma[S, r]``."""
-        rules = self.rules
-        table = np.full((rules.states, max(rules.roll_totals) + 1), -1, dtype=np.int64)
-        for roll, pairs in self.pairs.items():
-            if pairs.parent.size == 0:
-                continue
-            packed = np.zeros(pairs.parent.size, dtype=np.int64)
-            for line in card.move_lines:
-                packed = (packed << LINE_BITS) | self.keys[line][roll]
-            chosen = pick_moves(pairs.index, pairs.size, [(packed, False)], pairs.rank)
-            table[pairs.parent[chosen], roll] = pairs.move[chosen]
+        """The card's move table ``sigma[S, r - lo]`` (move indices, -1: none)."""
+        game = self.game
+        parts = {"move": None, "left": None}
+        for i, line in enumerate(card.move_lines):
+            on = CRITERIA[line].on
+            shifted = self.keys[line] << (LINE_BITS * (len(card.move_lines) - 1 - i))
+            parts[on] = shifted if parts[on] is None else parts[on] + shifted
+        ranking = Ranking(card.name, move_key=parts["move"], left_key=parts["left"], rank=tie_ranks(game, 0))
+        catalogue = game.catalogue
+        table = np.full((game.states, catalogue.width), -1, dtype=catalogue.index_dtype)
+        for code, pairs in self.pairs.items():
+            if pairs.parent.size:
+                chosen = choose(game, ranking, pairs, None, +1)
+                table[pairs.parent[chosen], code - catalogue.lo] = pairs.move[chosen]
         return table
 
 
@@ -213,7 +220,7 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
         sigma = tables.sigma(card)
         key = _table_key(sigma, card.dice_rule, rules)
         if key not in values:
-            policy = TablePolicy(card.name, sigma, card.dice_rule)
+            policy = table_policy(card.name, sigma, card.dice_rule)
             values[key] = {o: float(evaluate(rules, o, policy).value()) for o in objectives}
             plays_as[key] = card.name
         for objective in objectives:
@@ -226,7 +233,7 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
         if progress and (i + 1) % 250 == 0:
             progress(f"{i + 1} of {len(cards)} cards valued ({len(values)} distinct move tables)")
     table = pd.DataFrame(rows)
-    table["loss"] = table["loss"].where(table["loss"].abs() > 1e-12, 0.0)
+    table["loss"] = table["loss"].where(~no_loss(table["loss"]), 0.0)
     return table.sort_values(["objective", "loss", "lines", "card"], kind="stable").reset_index(drop=True)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from . import __version__
 from .boards import board_mask, layout_of, parse_tiles
+from .choice import TIE_BREAKS
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import counts_by_moves
 from .game import check_roll, game_of
@@ -33,7 +34,7 @@ from .players import (
     play,
     play_estimate,
 )
-from .policies import POLICIES, TIE_BREAKS
+from .policies import POLICIES
 from .rules import (
     DICE_RANGE,
     LAYOUTS,

@@ -1,26 +1,25 @@
-r"""The Bellman sweep as a compiled loop (numba), for large boards.
+r"""The sweeps as compiled loops (numba): solve, evaluate and follow a game board by board.
 
 The same equation as :mod:`stb_core.sweep`, read board by board:
 
 .. math::
 
     V(S) = u(S) \text{ if } S \text{ is won}, \qquad
-    V(S) = \operatorname{opt}_{c \in C(S)} \sum_r p_c(r)\, Q(S, r), \qquad
-    Q(S, r) = \operatorname{opt}_{m \in M(S, r)} V(S \setminus m) \text{ (or } u(S) \text{ when stuck)}.
+    V(S) = s + \operatorname{opt}_{c \in C(S)} \sum_r p_c(r)\, Q(S, r), \qquad
+    Q(S, r) = V(S \setminus \sigma(S, r)) \text{ (or } u(S) \text{ when stuck)},
 
-Every child board ``S \ m`` is a smaller number than ``S``, so one pass over the boards in increasing order has
-every value it needs, and the reads stay close to the board being solved. The numpy sweep instead gathers every
-(board, move) pair of a level into temporary arrays: on large boards the loop is several times faster in a
-fraction of the memory.
+with ``s = 0`` for an objective (``s = 1`` counts the rolls: then ``u = 0`` and ``V`` is the expected number of
+rolls). Every child board ``S \ m`` is a smaller number than ``S``, so one pass over the boards in increasing order
+has every value it needs, and the reads stay close to the board being solved. The numpy sweep instead gathers every
+(board, move) pair of a level into temporary arrays: on large boards the loop is several times faster in a fraction
+of the memory.
 
-Three kernels, each recording the move table ``sigma`` in the same pass when asked (the tie-break's first
-move among those as good as the best, by :func:`stb_core.policies.same_value`):
-
-* :func:`~stb_core._kernels.by_patterns` (the optimal or worst policy when moves use few tiles -- two dice: the
-  legal moves of each pattern of tiles 1..12 listed once, looked up per board);
-* :func:`~stb_core._kernels.by_subsets` (the same for any dice: each board's legal moves listed depth first from
-  its open tiles, never trying a move that is not legal -- three or four dice, twenty sides);
-* :func:`~stb_core._kernels.by_table` (a fixed move table: a heuristic or strategy card).
+* :func:`solve_values` -- ``V``, the dice and the move table ``sigma`` in one pass (the ranking's choice, made by
+  :func:`stb_core._kernels.best_moves`, the compiled mirror of :func:`stb_core.choice.choose`);
+* :func:`evaluate` -- the value of a fixed policy (its move table, or a mixture's chances) for any utility and
+  step: another objective's value, the expected number of rolls;
+* :func:`propagate` -- the chance of each board pushed forward: to the game's end (final boards) or one roll at a
+  time (how long a game lasts).
 
 Floats only; exact runs use the numpy sweep. numba is imported only when a kernel is first needed (importing it
 costs over half a second, more than solving a 9-tile game), and the kernels are cached on disk.
@@ -28,13 +27,18 @@ costs over half a second, more than solving a 9-tile game), and the kernels are 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import lru_cache
+
 import numpy as np
 
+from .choice import Ranking, dice_plan
 from .game import Game
-from .policies import TieBreak, one_die_plan
 
-PATTERN_BITS = 13  # the pattern kernel when a move uses at most this many low tiles (its table stays small)
-CHUNK = 1 << 20    # boards per call of a kernel: progress is reported between calls
+PATTERN_BITS = 13   # the pattern enumeration when moves use at most this many low tiles (its table stays small)
+SUBSETS_ALLOWED = True  # the depth-first enumeration for one row and the sum rule (the tests try the others)
+CHUNK = 1 << 20     # boards per call of a kernel: progress is reported between calls
+SIGMA_BYTES = 1 << 29  # a move table up to this size is recorded by the solve (beyond, moves are chosen again)
 
 
 def available() -> bool:
@@ -53,103 +57,180 @@ def _kernels():
     return kernels
 
 
-# -- the Python side: the game as flat arrays ---------------------------------------------------------------
-def _legal_by_pattern(game: Game, low_bits: int, lo: int):
-    """For every pattern of the low tiles (those a move can use) and every total from ``lo`` up, the legal moves
-    in canonical order, as one flat array with a (patterns x totals + 1) table of start offsets."""
+# -- the game as flat arrays ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Moves:
+    """What the kernels read to find a board's legal moves and name them (see :mod:`stb_core._kernels`)."""
+
+    mode: int
+    low_mask: int
+    pattern_moves: np.ndarray
+    pattern_index: np.ndarray
+    pattern_starts: np.ndarray
+    flat: np.ndarray
+    needs: np.ndarray
+    cstarts: np.ndarray
+    sorted_masks: np.ndarray
+    sorted_index: np.ndarray
+    tile_values: np.ndarray
+    most: int
+    lo: int
+    p_all: np.ndarray
+    p_one: np.ndarray
+
+    def arguments(self) -> tuple:
+        return (self.mode, self.low_mask, self.pattern_moves, self.pattern_index, self.pattern_starts, self.flat,
+                self.needs, self.cstarts, self.sorted_masks, self.sorted_index, self.tile_values, self.most, self.lo)
+
+
+def _low_bits(game: Game) -> int:
+    """How many of the lowest tile positions the moves use."""
+    used = int(np.bitwise_or.reduce(game.catalogue.flat)) if game.catalogue.flat.size else 0
+    return used.bit_length()
+
+
+def _patterns(game: Game, low_bits: int):
+    """For every pattern of the low tiles and every outcome column, the legal moves in canonical order (and their
+    indices), as flat arrays with a (patterns x (columns + 1)) table of start offsets."""
+    catalogue = game.catalogue
     patterns = np.arange(1 << low_bits, dtype=np.int64)
-    totals = range(lo, max(game.roll_totals) + 1)
-    starts = np.zeros((patterns.size, len(totals) + 1), dtype=np.int64)
-    counts = np.zeros((patterns.size, len(totals)), dtype=np.int64)
-    lists = []
-    for i, total in enumerate(totals):
-        moves = game.moves.moves(total)
+    counts = np.zeros((patterns.size, catalogue.width), dtype=np.int64)
+    found = []
+    for c in range(catalogue.width):
+        moves = catalogue.of(catalogue.lo + c)
         legal = game.legal(patterns, moves) if moves.size else np.zeros((patterns.size, 0), dtype=bool)
-        counts[:, i] = legal.sum(axis=1)
-        lists.append((moves, legal))
+        counts[:, c] = legal.sum(axis=1)
+        found.append((moves, legal))
+    starts = np.zeros((patterns.size, catalogue.width + 1), dtype=np.int64)
     starts[:, 1:] = np.cumsum(counts, axis=1)
-    row_start = np.concatenate([[0], np.cumsum(starts[:, -1])[:-1]])
-    starts += row_start[:, None]
-    flat = np.empty(int(starts[-1, -1]), dtype=np.int64)
-    for i, (moves, legal) in enumerate(lists):
+    starts += np.concatenate([[0], np.cumsum(starts[:, -1])[:-1]])[:, None]
+    moves_out = np.empty(int(starts[-1, -1]), dtype=np.int64)
+    index_out = np.empty(moves_out.size, dtype=np.int64)
+    for c, (moves, legal) in enumerate(found):
         rows, cols = np.nonzero(legal)
         if rows.size:
-            position = starts[rows, i] + (np.arange(rows.size) - np.searchsorted(rows, rows))
-            flat[position] = moves[cols]
-    return flat, starts
+            position = starts[rows, c] + (np.arange(rows.size) - np.searchsorted(rows, rows))
+            moves_out[position] = moves[cols]
+            index_out[position] = cols
+    return moves_out, index_out, starts
 
 
-def board_arrays(game: Game, objective, policy) -> tuple[np.ndarray, np.ndarray]:
-    """``u(S)`` for every board (float64) and how ``policy`` picks its dice there
-    (:func:`stb_core.policies.one_die_plan`, int8): the game's rules keep their one home, the kernels only read
-    the codes."""
-    utility = np.asarray(objective.values(game), dtype=float)
-    if not game.rules.has_one_die_rule:
-        return utility, np.zeros(game.states, dtype=np.int8)
-    plan = one_die_plan(game.rules, policy, game.one_die, game.boards, game.exposed)
-    return utility, plan.astype(np.int8)
-
-
-def _moves_low_bits(game: Game) -> int:
-    """How many of the lowest tiles a move can use: those worth no more than the largest roll."""
-    top = max(game.roll_totals)
-    return max((b + 1 for b, v in enumerate(game.tile_values) if v <= top), default=0)
-
-
-def _in_chunks(states: int, run, progress) -> None:
-    """``run(first, last)`` over the boards in increasing chunks, telling ``progress`` the share done."""
-    for first in range(0, states, CHUNK):
-        last = min(first + CHUNK, states)
-        run(first, last)
-        if progress is not None:
-            progress(last / states)
-
-
-def sweep_values(game: Game, objective, policy, tie: TieBreak, record: bool, progress=None):
-    """``(values, dice, sigma)`` of the optimal or worst policy (``policy.dice_direction`` = +1 or -1),
-    compiled; ``sigma`` the move table played (``record``), else None."""
+@lru_cache(maxsize=8)
+def moves_of(game: Game) -> Moves:
+    """The kernels' view of ``game``'s moves and chances (cached per game)."""
     kernels = _kernels()
-    rules = game.rules
-    utility, plan = board_arrays(game, objective, policy)
-    p_all, p_one = game.chance_arrays()
-    lo = min(game.roll_totals)
-    direction = float(policy.dice_direction * objective.sense)
-    values = np.empty(game.states, dtype=float)
-    dice = np.empty(game.states, dtype=np.int8)
-    sigma = np.full((game.states if record else 1, p_all.size), -1, dtype=np.int64)
-    low_bits = _moves_low_bits(game)
-    ascending = list(game.tile_values) == sorted(game.tile_values)
-    if low_bits <= PATTERN_BITS or not ascending:
-        legal, starts = _legal_by_pattern(game, low_bits, lo)
-
-        def run(first, last):
-            kernels.by_patterns(first, last, utility, plan, game.won, direction, direction, low_bits, legal, starts,
-                                lo, p_all, p_one, rules.dice, tie.kind, game.tiles, record, values, dice, sigma)
+    catalogue = game.catalogue
+    flat = np.ascontiguousarray(catalogue.flat)
+    cstarts = np.ascontiguousarray(catalogue.starts)
+    sorted_masks, sorted_index = np.empty_like(flat), np.empty_like(flat)
+    for c in range(catalogue.width):
+        first, last = cstarts[c], cstarts[c + 1]
+        order = np.argsort(flat[first:last], kind="stable")
+        sorted_masks[first:last] = flat[first:last][order]
+        sorted_index[first:last] = order
+    p_all, p_one = (np.ascontiguousarray(p[catalogue.lo:]) for p in game.chance_arrays())
+    low_bits = _low_bits(game)
+    empty, no_starts = np.zeros(1, dtype=np.int64), np.zeros((1, catalogue.width + 1), dtype=np.int64)
+    pattern_moves, pattern_index, pattern_starts = empty, empty.copy(), no_starts
+    if not game.layout.blocked and low_bits <= PATTERN_BITS:
+        mode = kernels.PATTERNS
+        pattern_moves, pattern_index, pattern_starts = _patterns(game, low_bits)
+    elif game.plain and SUBSETS_ALLOWED:
+        mode = kernels.SUBSETS
     else:
-        tile_values = np.array(game.tile_values, dtype=np.int64)
+        mode = kernels.CATALOGUE
+    return Moves(mode, (1 << low_bits) - 1, pattern_moves, pattern_index, pattern_starts, flat,
+                 np.ascontiguousarray(game.needs_of(flat)), cstarts, sorted_masks, sorted_index,
+                 np.array(game.tile_values, dtype=np.int64), game.rules.most_per_move, catalogue.lo, p_all, p_one)
 
-        def run(first, last):
-            kernels.by_subsets(first, last, utility, plan, game.won, direction, direction, tile_values,
-                               rules.most_per_move, lo, p_all, p_one, rules.dice, tie.kind, record, values, dice,
-                               sigma)
+
+def ranking_arguments(ranking: Ranking, value_dir: float, rank_values: np.ndarray) -> tuple:
+    """A ranking as the kernels read it (empty arrays for the keys it has not)."""
+    empty = np.zeros(0, dtype=np.int64)
+    return (float(value_dir), rank_values,
+            empty if ranking.move_key is None else ranking.move_key,
+            empty if ranking.left_key is None else ranking.left_key,
+            empty if ranking.rank is None else ranking.rank, ranking.canonical, ranking.mix)
+
+
+def _in_chunks(states: int, run, progress, descending: bool = False) -> None:
+    """``run(first, last)`` over the boards in chunks (increasing, or decreasing), telling ``progress`` the share
+    done."""
+    starts = list(range(0, states, CHUNK))
+    for done, first in enumerate(reversed(starts) if descending else starts, start=1):
+        run(first, min(first + CHUNK, states))
+        if progress is not None:
+            progress(done / len(starts))
+
+
+def sigma_fits(game: Game) -> bool:
+    """Whether the solve records the move table (its size within ``SIGMA_BYTES``)."""
+    catalogue = game.catalogue
+    return game.states * catalogue.width * np.dtype(catalogue.index_dtype).itemsize <= SIGMA_BYTES
+
+
+def _dummy_table(game: Game) -> np.ndarray:
+    return np.full((1, game.catalogue.width), -1, dtype=game.catalogue.index_dtype)
+
+
+# -- the three passes ------------------------------------------------------------------------------------------------
+def solve_values(game: Game, objective, ranking: Ranking, progress=None):
+    """``(values, dice, sigma)`` of ``ranking`` judged by ``objective``, in one pass: ``sigma`` the move table played
+    (None for a mixture, or a table above ``SIGMA_BYTES``)."""
+    kernels, moves = _kernels(), moves_of(game)
+    values = np.asarray(objective.values(game), dtype=float)
+    if not values.flags.writeable or not values.flags.c_contiguous:
+        values = np.array(values)
+    dice = np.empty(game.states, dtype=np.int8)
+    record = not ranking.mix and ranking.table is None and sigma_fits(game)
+    if ranking.table is not None:
+        sigma = ranking.table
+    else:
+        sigma = np.full((game.states, game.catalogue.width), -1, dtype=game.catalogue.index_dtype) if record \
+            else _dummy_table(game)
+    plan = dice_plan(game, ranking.dice_rule)
+    direction = float(ranking.dice_direction * objective.sense)
+    mode = kernels.TABLE if ranking.table is not None else moves.mode
+    ranked = ranking_arguments(ranking, ranking.values * objective.sense, values)
+
+    def run(first, last):
+        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, sigma, values, 0.0, game.won, plan,
+                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, record, sigma)
     _in_chunks(game.states, run, progress)
+    if ranking.table is not None:
+        return values, dice, ranking.table
     return values, dice, (sigma if record else None)
 
 
-def sweep_table(game: Game, objective, policy, sigma: np.ndarray, progress=None):
-    """``(values, dice)`` of a fixed deterministic policy given by its move table, compiled."""
-    utility, plan = board_arrays(game, objective, policy)
-    p_all, p_one = game.chance_arrays()
-    values = np.empty(game.states, dtype=float)
-    dice = np.empty(game.states, dtype=np.int8)
-    sigma = np.ascontiguousarray(sigma)
-    by_table = _kernels().by_table
+def evaluate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_values: np.ndarray, sense: int,
+             utility: np.ndarray, dice: np.ndarray, step: float = 0.0) -> np.ndarray:
+    """The value of every board when the policy plays its move table ``sigma`` (or, with None, the ranking's moves
+    chosen again from ``rank_values`` -- a mixture's best moves), its dice ``dice`` fixed: ``V = step + sum_r p(r)
+    Q`` with ``utility`` where the game ends."""
+    kernels, moves = _kernels(), moves_of(game)
+    values = np.array(utility, dtype=float)
+    mode = kernels.TABLE if sigma is not None else moves.mode
+    table = sigma if sigma is not None else _dummy_table(game)
+    ranked = ranking_arguments(ranking, ranking.values * sense, np.asarray(rank_values, dtype=float))
+    no_plan, dice, unused = np.zeros(1, dtype=np.int8), np.array(dice, dtype=np.int8), _dummy_table(game)
 
     def run(first, last):
-        by_table(first, last, utility, plan, game.won, float(policy.dice_direction * objective.sense), sigma,
-                 min(game.roll_totals), p_all, p_one, game.rules.dice, values, dice)
-    _in_chunks(game.states, run, progress)
-    return values, dice
+        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, table, values, float(step), game.won,
+                         no_plan, moves.p_all, moves.p_one, game.rules.dice, 1.0, True, dice, False, unused)
+    _in_chunks(game.states, run, None)
+    return values
 
 
-__all__ = ["available", "board_arrays", "sweep_table", "sweep_values"]
+def propagate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_values: np.ndarray, sense: int,
+              dice: np.ndarray, going: np.ndarray, target: np.ndarray, ends: np.ndarray, ended: np.ndarray) -> None:
+    """Push ``going`` forward under the policy (see :func:`stb_core._kernels.forward`): in place to the game's end
+    when ``target`` is ``going``, else one roll into ``target``."""
+    kernels, moves = _kernels(), moves_of(game)
+    mode = kernels.TABLE if sigma is not None else moves.mode
+    table = sigma if sigma is not None else _dummy_table(game)
+    ranked = ranking_arguments(ranking, ranking.values * sense, np.asarray(rank_values, dtype=float))
+    kernels.forward(0, game.states, mode, *moves.arguments()[1:], *ranked, table, going, target, game.won,
+                    moves.p_all, moves.p_one, game.rules.dice, dice, ends, ended)
+
+
+__all__ = ["available", "evaluate", "moves_of", "propagate", "solve_values"]

@@ -141,15 +141,15 @@ def _moves_by_size(rules: Rules) -> tuple[int, int, list[int], int]:
     board of at most 24 tiles with values up to 12)."""
     if rules.layout == "row" and rules.moves == "sum":
         counts = move_counts(rules)
-        totals = [r for r in rules.roll_totals if r <= rules.largest_roll]
+        totals = [r for r in rules.dice_totals if r <= rules.largest_roll]
         sizes = [sum(counts[k, r] for r in totals) for k in range(counts.shape[0])]
-        return int(sum(counts[:, r].sum() for r in totals)), len(totals), sizes, max(rules.roll_totals)
+        return int(sum(counts[:, r].sum() for r in totals)), len(totals), sizes, max(rules.dice_totals)
     from .game import game_of
 
     game = game_of(rules)
-    found = [game.moves.sizes[c] for c in game.roll_totals]
+    found = [game.catalogue.sizes[c] for c in game.outcomes]
     sizes = np.bincount(np.concatenate(found + [np.zeros(0, np.int64)]), minlength=2).tolist()
-    return sum(sizes), len(game.roll_totals), sizes, max(game.roll_totals)
+    return sum(sizes), len(game.outcomes), sizes, max(game.outcomes)
 
 
 @lru_cache(maxsize=256)

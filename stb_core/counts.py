@@ -35,10 +35,10 @@ def winning_sequence_counts(rules: Rules) -> np.ndarray:
     for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc = np.zeros((k + 1, n), dtype=object)  # acc[j, S]: sequences of j moves from S, summed over rolls
-        for roll, weight in game.weights(rules.dice).items():
-            parents, children = levels.pairs(roll, k)
+        for code, weight in game.weights(rules.dice).items():
+            pairs = levels.pairs(code, k)
             for moves in range(1, k + 1):
-                np.add.at(acc[moves], parents, weight * counts[moves - 1, children])
+                np.add.at(acc[moves], pairs.parent, weight * counts[moves - 1, pairs.child])
         for moves in range(1, k + 1):
             counts[moves, boards] = np.where(won[boards], 0, acc[moves, boards])
     return counts
@@ -68,8 +68,8 @@ def total_winning_sequences(rules: Rules) -> np.ndarray:
     for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc[boards] = 0
-        for roll, weight in game.weights(rules.dice).items():
-            parents, children = levels.pairs(roll, k)
-            np.add.at(acc, parents, weight * total[children])
+        for code, weight in game.weights(rules.dice).items():
+            pairs = levels.pairs(code, k)
+            np.add.at(acc, pairs.parent, weight * total[pairs.child])
         total[boards] = np.where(won[boards], 1, acc[boards])
     return total

@@ -15,7 +15,7 @@ a roll is used, the board's layout); ``Game`` is what follows from it, each fact
   whether the **one-die** option is open there (``one_die``), and whether it can arise at all (``possible``: no
   tile down while one it waits for is up);
 * the **outcomes** of a throw and their chances (``chances``), and the **moves** each outcome allows, in
-  canonical order (``moves``). With the sum rule an outcome is the dice's total and a move is a set of open tiles
+  canonical order (``catalogue``). With the sum rule an outcome is the dice's total and a move is a set of open tiles
   adding up to it; with ``die-or-sum`` an outcome is the pair of dice (its code, :meth:`Game.outcome_code`) and a
   move is one open tile equal to either die or to their total. Another dice-based rule is one more function
   from the dice to the values a move may take (:data:`TARGETS`).
@@ -35,7 +35,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .boards import Levels, MoveCatalogue, board_tiles, check_board, layout_of, subsets_with_total
+from .boards import Levels, MoveCatalogue, board_tiles, check_board, frozen, layout_of, subsets_with_total
 from .rules import InputError, Rules
 
 
@@ -55,8 +55,8 @@ class Game:
         self.rules = rules
         self.layout = layout_of(rules)
         self.tile_values = self.layout.values  # the value of the tile at bit t - 1
-        self.tiles = len(self.tile_values)
-        self.states = 1 << self.tiles
+        self.positions = len(self.tile_values)  # bits of a board: the tiles of every row
+        self.states = 1 << self.positions
         self.full_board = self.states - 1
         self.total = sum(self.tile_values)
         self.plain = not self.layout.blocked and rules.moves == "sum"  # moves are any open tiles adding up
@@ -71,7 +71,7 @@ class Game:
         out = np.zeros(self.states, dtype=dtype)
         for b, value in enumerate(per_tile):
             combine(out[: 1 << b], value, out=out[1 << b: 2 << b])
-        return _frozen(out)
+        return frozen(out)
 
     @cached_property
     def sums(self) -> np.ndarray:
@@ -89,7 +89,7 @@ class Game:
     @cached_property
     def counts(self) -> np.ndarray:
         """The number of open tiles of every board (int8)."""
-        return self._by_bits([1] * self.tiles, dtype=np.int8)
+        return self._by_bits([1] * self.positions, dtype=np.int8)
 
     @cached_property
     def largest(self) -> np.ndarray:
@@ -105,30 +105,30 @@ class Game:
         out = np.zeros(self.states, dtype=np.int16)
         for b, (value, need) in enumerate(zip(self.tile_values, self.layout.needs, strict=True)):
             out += np.where(((boards >> b) & 1).astype(bool) & ((boards & need) == 0), value, 0).astype(np.int16)
-        return _frozen(out)
+        return frozen(out)
 
     @cached_property
     def possible(self) -> np.ndarray:
         """Whether each board can arise in a game: no tile down while a tile it waits for is up (every board,
         on a layout without blockers)."""
-        return _frozen(self.layout.shut_too_soon(self.boards) == 0)
+        return frozen(self.layout.shut_too_soon(self.boards) == 0)
 
     @cached_property
     def won(self) -> np.ndarray:
         """Whether the game is over and won on each board (the rules' threshold on its open total)."""
-        return _frozen(np.asarray(self.rules.is_won(self.sums), dtype=bool))
+        return frozen(np.asarray(self.rules.is_won(self.sums), dtype=bool))
 
     @cached_property
     def one_die(self) -> np.ndarray:
         """Whether the rules let a single die be rolled from each board."""
         if not self.rules.has_one_die_rule:
-            return _frozen(np.zeros(self.states, dtype=bool))
-        return _frozen(np.asarray(self.rules.one_die_allowed(self.largest, self.exposed), dtype=bool))
+            return frozen(np.zeros(self.states, dtype=bool))
+        return frozen(np.asarray(self.rules.one_die_allowed(self.largest, self.exposed), dtype=bool))
 
     @cached_property
     def boards(self) -> np.ndarray:
         """Every board, ``boards[S] = S`` (int64)."""
-        return _frozen(np.arange(self.states, dtype=np.int64))
+        return frozen(np.arange(self.states, dtype=np.int64))
 
     @property
     def playing(self) -> np.ndarray:
@@ -211,16 +211,10 @@ class Game:
     def _dice_of(self) -> dict[int, tuple[int, ...]]:
         """The throw each code stands for (a total stands for itself)."""
         if self.rules.moves == "sum":
-            return {r: (r,) for r in self.roll_totals}
+            return {r: (r,) for r in self.outcomes}
         s = self.rules.sides
         pairs = {self.outcome_code((a, b)): (a, b) for a in range(1, s + 1) for b in range(a, s + 1)}
         return {**{d: (d,) for d in range(1, s + 1)}, **pairs}
-
-    def outcome_label(self, code: int) -> str:
-        """A code in words: the total (``7``), or the dice (``3 and 5``)."""
-        if self.rules.moves == "sum":
-            return str(code)
-        return " and ".join(map(str, self._dice_of[code]))
 
     def weights(self, dice: int) -> dict[int, int]:
         """How many of the ``sides**dice`` equally likely throws of the rules' dice give each outcome when
@@ -231,8 +225,8 @@ class Game:
 
     def chances(self, dice: int, exact: bool = False) -> dict[int, float | Fraction]:
         """The chance of each outcome when ``dice`` dice are rolled: exact fractions or floats."""
-        outcomes = self.rules.outcomes
-        return {c: Fraction(w, outcomes) if exact else w / outcomes for c, w in self.weights(dice).items()}
+        throws = self.rules.throws
+        return {c: Fraction(w, throws) if exact else w / throws for c, w in self.weights(dice).items()}
 
     @property
     def dice_counts(self) -> tuple[int, ...]:
@@ -240,14 +234,14 @@ class Game:
         return self.rules.dice_counts
 
     @cached_property
-    def roll_totals(self) -> tuple[int, ...]:
+    def outcomes(self) -> tuple[int, ...]:
         """Every outcome code a throw can give (one die included where it may be rolled), increasing."""
         return tuple(sorted({c for counts in self._throws.values() for c in counts}))
 
     def chance_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """``(p_all, p_one)`` indexed by outcome code: the chance of each outcome with all the dice, and with one
         die (zero where the rules never roll one)."""
-        width = max(self.roll_totals) + 1
+        width = max(self.outcomes) + 1
         p_all, p_one = np.zeros(width), np.zeros(width)
         for r, p in self.chances(self.rules.dice).items():
             p_all[r] = p
@@ -258,18 +252,18 @@ class Game:
 
     # -- moves -----------------------------------------------------------------------------------------------
     @cached_property
-    def moves(self) -> MoveCatalogue:
+    def catalogue(self) -> MoveCatalogue:
         """Every move of every outcome, in canonical order (tuples of tiles compared lexicographically)."""
         masks, sizes = {}, {}
-        for code in self.roll_totals:
+        for code in self.outcomes:
             if self.rules.moves == "sum":
                 subsets = subsets_with_total(code, self.tile_values, self.rules.most_per_move)
             else:
                 targets = TARGETS[self.rules.moves](self._dice_of[code])
-                subsets = [(t,) for t in range(1, self.tiles + 1) if self.tile_values[t - 1] in targets]
-            masks[code] = _frozen(np.array([sum(1 << (t - 1) for t in s) for s in subsets], dtype=np.int64))
-            sizes[code] = _frozen(np.array([len(s) for s in subsets], dtype=np.int64))
-        return MoveCatalogue(self.roll_totals, masks, sizes)
+                subsets = [(t,) for t in range(1, self.positions + 1) if self.tile_values[t - 1] in targets]
+            masks[code] = frozen(np.array([sum(1 << (t - 1) for t in s) for s in subsets], dtype=np.int64))
+            sizes[code] = frozen(np.array([len(s) for s in subsets], dtype=np.int64))
+        return MoveCatalogue(self.outcomes, masks, sizes)
 
     def needs_of(self, moves: np.ndarray) -> np.ndarray:
         """For each move (bit-masks): the tiles that must be down after it (the blockers of the tiles it shuts)."""
@@ -301,7 +295,7 @@ def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
     when given: one die only where the rules allow it there); raise :class:`InputError` otherwise."""
     game = game_of(rules)
     if board is None:
-        totals, where = sorted(game.roll_totals), ""
+        totals, where = sorted(game.outcomes), ""
     else:
         totals, where = game.totals_from(board), f" from open {game.layout.label(board)}"
     if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
@@ -325,15 +319,10 @@ def legal_moves(rules: Rules, board: int, roll: int) -> list[tuple[int, ...]]:
 def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
     """Bit-masks of the legal moves for ``board`` and ``roll``, canonical order (no validation)."""
     game = game_of(rules)
-    moves = game.moves.moves(roll)
+    moves = game.catalogue.of(roll)
     if moves.size == 0:
         return []
     return [int(m) for m in moves[game.legal(np.array([board]), moves)[0]]]
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
 
 
 @lru_cache(maxsize=8)

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .boards import board_tiles, check_board
+from .boards import board_tiles, check_board, pairs_on
+from .choice import draw
 from .game import game_of
-from .policies import Pairs
 from .rules import InputError
-from .sweep import MOVE_TABLE_MAX_TILES, Solution
+from .sweep import Solution
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MAX_GAMES = 100_000_000
@@ -145,18 +145,19 @@ def _roll(rng: np.random.Generator, dice: np.ndarray, game) -> np.ndarray:
 
 
 def _moves(solution: Solution, boards: np.ndarray, rolls: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The move on each board for its roll: read from the move table, or drawn for a mixture."""
-    if not solution.policy.mixture and solution.rules.positions <= MOVE_TABLE_MAX_TILES:
-        return solution.sigma[boards, rolls]
+    """The move (bit-mask) on each board for its roll: read from the move table, or drawn for a mixture."""
+    catalogue = solution.game.catalogue
+    if solution.sigma is not None:
+        index = solution.sigma[boards, rolls - catalogue.lo].astype(np.int64)
+        moves, played = np.full(boards.size, -1, dtype=np.int64), index >= 0
+        moves[played] = catalogue.flat[catalogue.starts[rolls[played] - catalogue.lo] + index[played]]
+        return moves
     chosen = np.full(boards.size, -1, dtype=np.int64)
     for roll in np.unique(rolls).tolist():
         at = np.flatnonzero(rolls == roll)
-        if solution.policy.mixture:
-            pairs = Pairs.on(solution.rules, boards[at], roll, solution.tie_break)
-            picked = solution.policy.sample(pairs, rng, solution.context)
-            chosen[at[pairs.index[picked]]] = pairs.move[picked]
-        else:
-            chosen[at] = solution.choose(boards[at], roll)
+        pairs = pairs_on(solution.game, boards[at], roll)
+        picked = draw(solution.game, solution.ranking, pairs, solution.values, solution.objective.sense, rng)
+        chosen[at[pairs.at[picked]]] = pairs.masks[picked]
     return chosen
 
 
@@ -195,7 +196,7 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
     start = rules.full_board if board is None else check_board(board, rules)
     rng = np.random.default_rng(seed)
     counts = np.zeros(game.states, dtype=np.int64)
-    lengths = np.zeros(game.tiles + 2, dtype=np.int64)
+    lengths = np.zeros(game.positions + 2, dtype=np.int64)
     for first in range(0, games, CHUNK_GAMES):
         rolled = np.zeros(min(CHUNK_GAMES, games - first), dtype=np.int64)
         ended = play_games(solution, rolled.size, rng, start, rolled)
@@ -233,7 +234,7 @@ def replay_rolls(solution: Solution, rolls: list[int], board: int | None = None)
     current = rules.full_board if board is None else check_board(board, rules)
     turns = []
     for roll in rolls:
-        move = int(solution.choose(np.array([current]), int(roll))[0])
+        move = int(solution.played(np.array([current]), int(roll))[0])
         after = current & ~move if move >= 0 else current
         turns.append({"turn": len(turns) + 1, "open": board_tiles(current), "roll": int(roll),
                       "move": board_tiles(move) if move >= 0 else None, "open_after": board_tiles(after)})

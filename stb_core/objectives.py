@@ -81,7 +81,7 @@ DIGITS_MAX_TILES = 12  # up to here every digit score is an integer a float hold
 def check_digit_board(game: Game, name: str = "objective 'digits'") -> None:
     """Raise :class:`InputError` (naming ``name``) unless the digit score applies: one row of at most
     ``DIGITS_MAX_TILES`` tiles."""
-    if game.layout.name != "row" or game.tiles > DIGITS_MAX_TILES:
+    if game.layout.name != "row" or game.positions > DIGITS_MAX_TILES:
         raise InputError(f"{name} reads a row of up to {DIGITS_MAX_TILES} tiles as a number; "
                          f"got {game.rules.describe()}")
 
@@ -103,7 +103,7 @@ def _digits(game: Game, boards: np.ndarray) -> np.ndarray:
 
 
 def _flipped_count(game: Game, boards: np.ndarray) -> np.ndarray:
-    return game.tiles - game.counts[boards].astype(float)
+    return game.positions - game.counts[boards].astype(float)
 
 
 BUILT_IN = {

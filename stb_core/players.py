@@ -38,9 +38,10 @@ from numbers import Real
 import numpy as np
 import pandas as pd
 
+from .choice import get_tie_break
 from .game import game_of
 from .objectives import check_digit_board, custom_objective, get_objective
-from .policies import OPTIMAL, get_tie_break
+from .policies import OPTIMAL
 from .rules import InputError, Rules
 from .sweep import Solution, bellman_sweep, solve
 from .valuation import final_board_columns, reachable_boards
@@ -237,6 +238,7 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
     h_tables: list = [None] * n
     won = game_of(rules).won
     objective = get_objective("win")  # only its name and sense are read: seats maximise their winnings
+    ranking = OPTIMAL.ranking(game_of(rules), get_tie_break("canonical"))
     for seat in range(n, 0, -1):
         states = _seat_states(seat, scores)
         later[seat - 1] = g_next
@@ -247,9 +249,8 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
         for start in range(0, len(states), CHUNK):
             chunk = states[start:start + CHUNK]
             utility = np.stack([_utility(game, scores, g_next, b, c, exact, x) for b, c in chunk], axis=1)
-            values, dice, _ = bellman_sweep(game_of(rules), objective, OPTIMAL, get_tie_break("canonical"), exact,
-                                            utility)
-            ends = final_board_columns(rules, values, dice, exact=exact)
+            values, dice, sigma = bellman_sweep(game_of(rules), objective, ranking, exact, utility)
+            ends = final_board_columns(game_of(rules), dice, sigma, exact=exact)
             rows = slice(start, start + len(chunk))
             value[rows] = values[rules.full_board]
             shut[rows] = ends[won].sum(axis=0)

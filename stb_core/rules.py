@@ -156,24 +156,24 @@ class Rules:
 
     # -- the dice ----------------------------------------------------------------------------------
     @property
-    def outcomes(self) -> int:
-        """Equally likely outcomes of one throw of all the dice, ``sides**dice``: the common denominator."""
+    def throws(self) -> int:
+        """Equally likely throws of all the dice, ``sides**dice``: the common denominator of every chance."""
         return self.sides**self.dice
 
     @cached_property
     def roll_weights(self) -> dict[int, int]:
-        """Outcomes (out of ``outcomes``) giving each total when all the dice are rolled."""
+        """Throws (out of ``throws``) giving each total when all the dice are rolled."""
         return total_distribution(self.dice, self.sides)
 
     @cached_property
     def one_die_weights(self) -> dict[int, int]:
-        """Outcomes (out of ``outcomes``) giving each total with one die: ``sides**(dice-1)`` each."""
+        """Throws (out of ``throws``) giving each total with one die: ``sides**(dice-1)`` each."""
         return {face: self.sides ** (self.dice - 1) for face in range(1, self.sides + 1)}
 
     def roll_distribution(self, dice: int | None = None) -> dict[int, Fraction]:
         """Exact probability of each total rolling ``dice`` dice (default: the rules' number)."""
         dice = self.dice if dice is None else dice
-        return {total: Fraction(w, self.outcomes) for total, w in self.dice_weights(dice).items()}
+        return {total: Fraction(w, self.throws) for total, w in self.dice_weights(dice).items()}
 
     @property
     def has_one_die_rule(self) -> bool:
@@ -191,7 +191,7 @@ class Rules:
         return (1, self.dice) if self.has_one_die_rule else (self.dice,)
 
     def dice_weights(self, dice: int) -> dict[int, int]:
-        """Outcomes (out of ``outcomes``) giving each total when ``dice`` dice (1 or the rules') are rolled."""
+        """Throws (out of ``throws``) giving each total when ``dice`` dice (1 or the rules') are rolled."""
         if dice not in self.dice_counts:
             raise InputError(f"dice must be {' or '.join(map(str, self.dice_counts))} under these rules, got {dice}")
         return self.roll_weights if dice == self.dice else self.one_die_weights
@@ -207,8 +207,9 @@ class Rules:
         return self.dice * self.sides
 
     @property
-    def roll_totals(self) -> tuple[int, ...]:
-        """Every total a roll can show under these rules (one die included when it may be rolled)."""
+    def dice_totals(self) -> tuple[int, ...]:
+        """Every total the dice can show under these rules (one die included when it may be rolled). Not the
+        outcomes a move is chosen for: under ``die-or-sum`` those are the dice themselves (``Game.outcomes``)."""
         return tuple(sorted({r for d in self.dice_counts for r in self.dice_weights(d)}))
 
     def one_die_allowed(self, largest_open, exposed_sums):

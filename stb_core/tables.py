@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .boards import board_tiles, tile_counts
+from .choice import same_value
 from .counts import winning_sequence_counts
 from .game import game_of
 from .objectives import get_objective
-from .policies import same_value
 from .rules import InputError, Rules
 from .sweep import Solution
 from .valuation import evaluate
@@ -75,18 +75,15 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     game = game_of(rules)
     playing = game.playing
     frames = []
-    for roll in game.roll_totals:
-        moves = game.moves.moves(roll)
+    for roll in game.outcomes:
+        moves = game.catalogue.of(roll)
         if moves.size == 0:
             continue
         rows, cols = np.nonzero(game.legal(playing, moves))  # boards increasing, then canonical move order
         boards, chosen_moves = playing[rows], moves[cols]
         after = np.asarray(solution.values[boards & ~chosen_moves], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
-        if solution.policy.mixture:
-            policy_choice = np.full(playing.size, -1)
-        else:
-            policy_choice = solution.choose(playing, roll)
+        policy_choice = np.full(playing.size, -1) if solution.sigma is None else solution.played(playing, roll)
         frames.append(pd.DataFrame({
             "board_mask": boards,
             "roll": roll,

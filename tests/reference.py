@@ -143,16 +143,17 @@ def winning_sequences(rules: Rules):
     return count
 
 
-def tie_key(tie_break: str, move: tuple[int, ...]):
-    """Sort key of a move under a static tie rule: the smallest key is preferred."""
+def tie_key(rules: Rules, tie_break: str, move: tuple[int, ...]):
+    """Sort key of a move under a static tie rule: the smallest key is preferred. "Then the highest tiles" compares
+    the tiles' values from the highest down (a Double Shutter back tile counts as its value), then canonical."""
     tiles = tuple(sorted(move))
     if tie_break in ("canonical", "random"):
         return tiles
-    highest_first = tuple(-t for t in sorted(move, reverse=True))
+    highest_first = tuple(-v for v in sorted((value_of(rules, t) for t in move), reverse=True))
     if tie_break == "fewest-tiles":
-        return (len(move), highest_first)
+        return (len(move), highest_first, tiles)
     if tie_break == "most-tiles":
-        return (-len(move), highest_first)
+        return (-len(move), highest_first, tiles)
     raise ValueError(tie_break)
 
 
@@ -180,7 +181,8 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
     """``(value, move, dice)`` as functions of a frozenset of open tiles (``move`` also of the outcome): the
     Bellman equation for a built-in objective and any policy, ties decided by ``tie_break`` (``canonical``,
     ``fewest-tiles``, ``most-tiles``, or ``random``: each of the moves the policy ranks equal, with the same
-    chance), written out by enumeration. ``dice_rule`` ``"one"``/``"all"`` fixes the dice."""
+    chance), written out by enumeration. ``dice_rule`` ``"one"``/``"all"``/``"le6"`` fixes the dice where the rules
+    give a choice (one die always, never, or when the open tiles total 6 or less)."""
     sense = objective_sense(objective)
     dice_sense = -sense if policy == "worst" else sense
     number = Fraction if exact else float
@@ -222,7 +224,7 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
         if callable(policy):
             roll = outcome if rules.moves == "sum" else outcome
             return tuple(sorted(policy(tuple(sorted(open_tiles)), roll, list(options))))
-        return min(tied(open_tiles, options), key=lambda m: tie_key(tie_break, m))
+        return min(tied(open_tiles, options), key=lambda m: tie_key(rules, tie_break, m))
 
     def outcome_value(open_tiles, outcome, of):
         options = moves(rules, open_tiles, outcome)
@@ -240,6 +242,8 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
         options = dice_options(rules, open_tiles)
         if len(options) == 1:
             return options[0]
+        if dice_rule == "le6":  # one die where allowed and the open tiles total 6 or less
+            return 1 if total(rules, open_tiles) <= 6 else rules.dice
         if dice_rule:
             return 1 if dice_rule == "one" else rules.dice
         by_dice = {c: dice_sense * sum(p * outcome_value(open_tiles, o, value) for o, p in probabilities[c].items())

@@ -159,9 +159,19 @@ def test_custom_objective_equals_built_in():
     assert solve(rules, won, exact=True).value() == solve(rules, "win", exact=True).value()
 
 
-@pytest.mark.parametrize("tiles,dice", list(product([3, 4], [1, 2])))
-def test_move_table_agrees_with_choose_without_the_table(tiles, dice):
-    sol = solve(Rules(tiles=tiles, dice=dice), "remaining-sum")
-    boards = np.arange(sol.rules.states)
-    for roll in sol.rules.roll_totals:
-        assert (sol.sigma[:, roll] == sol._choose(boards, roll)).all()
+@pytest.mark.parametrize("tie_break", ["canonical", "fewest-tiles"])
+@pytest.mark.parametrize("tiles,dice", list(product([3, 4, 7], [1, 2])))
+def test_the_recorded_move_table_is_the_choice_function(tiles, dice, tie_break):
+    """The sweep's fast record (a running extreme, then the least tie rank among the moves as good) against the
+    one choice function on every (board, move) pair: two implementations of the same choice."""
+    from stb_core.boards import pairs_on
+    from stb_core.choice import choose
+
+    sol = solve(Rules(tiles=tiles, dice=dice), "remaining-sum", tie_break=tie_break)
+    game = sol.game
+    for code in game.outcomes:
+        pairs = pairs_on(game, game.playing, code)
+        chosen = choose(game, sol.ranking, pairs, sol.values, sol.objective.sense)
+        expected = np.full(game.states, -1)
+        expected[pairs.parent[chosen]] = pairs.move[chosen]
+        assert np.array_equal(sol.sigma[:, code - game.catalogue.lo], expected), code

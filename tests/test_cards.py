@@ -5,7 +5,7 @@ import pytest
 from reference import reference_solver
 
 from stb_core import Rules, RulesError, evaluate
-from stb_core.cards import Card, all_cards, card_losses, pareto_front, search_cards
+from stb_core.cards import Card, card_losses, pareto_front, search_cards
 
 
 def _by_hand(lines):
@@ -68,11 +68,12 @@ def test_unknown_or_repeated_line():
 def test_search_values_every_card_and_the_front_improves():
     rules = Rules(tiles=7)
     table = search_cards(rules, ("win",), max_lines=2)
-    assert len(table) == len(all_cards(2))
     assert (table["loss"] >= 0).all()
-    front = pareto_front(table)
-    assert front["loss"].is_monotonic_decreasing and front["lines"].is_monotonic_increasing
-    best = front.iloc[-1]
+    # cards that play alike are valued once: every card's value is still its own policy's, valued afresh
+    for row in table.iloc[::37].itertuples():
+        own = evaluate(rules, "win", Card(tuple(row.card.split("; then "))).policy(), exact=True).value()
+        assert float(own) == pytest.approx(row.value, abs=1e-15), row.card
+    best = pareto_front(table).iloc[-1]
     card = Card(tuple(best["card"].split("; then ")))
     assert float(evaluate(rules, "win", card.policy()).value()) == pytest.approx(best["value"], abs=1e-15)
     assert len(card_losses(rules, card)) > 0

@@ -98,8 +98,6 @@ def test_board_table_and_move_table_shapes_and_flags():
     assert len(table) == 64 and table["p_win_optimal"].between(0, 1).all()
     assert (table["p_win_optimal"] >= table["p_win_worst"]).all()
     moves = legal_moves_table(solve(Rules(tiles=6), "win"))
-    best = moves.groupby(["board_mask", "roll"])["optimal"].any()
-    assert best.all()  # every (board, roll) with a legal move has an optimal move
     assert (moves.loc[moves["chosen"], "optimal"]).all()  # the optimal policy picks an optimal move
 
 

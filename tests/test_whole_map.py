@@ -72,12 +72,13 @@ def _brute_force_disagreements(rules: Rules) -> tuple[int, int]:
     _, sum_move, _ = reference_solver(rules, "remaining-sum")
     choice = costly = 0
     from reference import moves as legal
+    from reference import outcomes
 
     for mask in range(rules.states):
         board = frozenset(board_tiles(mask))
         if sum(board) <= rules.win_at_most:
             continue
-        for roll in rules.roll_totals:
+        for roll in outcomes(rules, rules.dice):
             if len(legal(rules, board, roll)) >= 2:
                 choice += 1
                 a, b = win_move(board, roll), sum_move(board, roll)

@@ -16,7 +16,7 @@ import re
 
 import pandas as pd
 
-from stb_core.policies import TIE_BREAKS
+from stb_core.choice import TIE_BREAKS
 
 P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
     "stakes", "count"

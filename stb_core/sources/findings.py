@@ -29,7 +29,6 @@ import pandas as pd
 
 from .words import relation
 
-RTOL = 1e-9  # two numbers within this relative distance state the same value
 RULE_OF_THUMB_PERCENT = 2.5  # the standard for advice: it holds when following it keeps within this % of the optimum
 OPS = {"==": lambda s, v: s == v, "!=": lambda s, v: s != v, "<": lambda s, v: s < v, "<=": lambda s, v: s <= v,
        ">": lambda s, v: s > v, ">=": lambda s, v: s >= v, "in": lambda s, v: s.isin(list(v))}
@@ -173,12 +172,12 @@ def derived(name: str, derive: str, *facts: Fact) -> Fact:
     elif derive == "ratio":
         value = values[0] / values[1] if values[1] else math.nan
     elif derive == "relation":
-        value = relation(values[0], values[1], RTOL)
+        value = relation(values[0], values[1])
     elif derive == "equal":
         if isinstance(values[0], str) or isinstance(values[1], str):
             value = values[0] == values[1]
         else:
-            value = relation(values[0], values[1], RTOL) == "the same"
+            value = relation(values[0], values[1]) == "the same"
     else:
         raise ValueError(f"derive must be one of {', '.join(DERIVATIONS)}; got {derive!r}")
     if isinstance(value, np.generic):

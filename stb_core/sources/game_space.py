@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..boards import board_label, board_mask, board_tiles
+from ..choice import same_value
 from ..game import game_of, legal_moves
 from ..rules import Rules
 from ..sweep import solve
@@ -59,8 +60,8 @@ def _tile_columns(tiles: tuple[int, ...], prefix: str, width: int) -> dict:
 
 def move_width(rules: Rules) -> int:
     """How many P columns the game space needs: the most tiles one move can shut (at least the source's 4)."""
-    catalogue = game_of(rules).moves
-    sizes = [int(catalogue.sizes[r].max()) for r in rules.roll_totals if catalogue.sizes.get(r, np.zeros(0)).size]
+    catalogue = game_of(rules).catalogue
+    sizes = [int(catalogue.sizes[r].max()) for r in catalogue.codes if catalogue.sizes[r].size]
     return max([4, *sizes])
 
 
@@ -149,7 +150,7 @@ def game_space(rules: Rules) -> pd.DataFrame:
     wins = table["Outcome"].eq("Win")
     table["Redundant"] = wins & (wins.groupby(table["RivalGroup"]).cumsum() > 1)
     best = table.groupby("RivalGroup")["PWinAfter"].transform("max")
-    table["Optimal"] = (table["PWinAfter"] >= best - 1e-12) & table["Outcome"].ne("Loss")
+    table["Optimal"] = same_value(table["PWinAfter"], best) & table["Outcome"].ne("Loss")
     table["Decisive"] = table.groupby("RivalGroup")["PWinAfter"].transform("nunique") > 1
     return table
 

@@ -30,8 +30,10 @@ import numpy as np
 import pandas as pd
 
 from ..boards import parse_tiles, tile_counts
-from ..game import game_of
-from ..policies import KeyRanked, Policy, get_policy, over_outcomes, playable_outcomes, same_value
+from ..choice import VALUE_RTOL as RTOL
+from ..choice import same_value
+from ..game import Game, game_of
+from ..policies import Policy, get_policy, over_outcomes, playable_outcomes
 from ..rules import Rules
 from ..sweep import Solution, solve
 from ..valuation import (
@@ -42,7 +44,7 @@ from ..valuation import (
     roll_count_distribution,
     tiles_open_after,
 )
-from .findings import RTOL, Part, Sentence, derived
+from .findings import Part, Sentence, derived
 from .words import all_dice, counted, integer, number, percent, share
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
@@ -66,27 +68,36 @@ DOUBLE_SHUTTER_MAX = 10  # the largest front row the chapter solves (20 tiles in
 
 
 # -- the sources' own rules of thumb ---------------------------------------------------------------------------
-def _hilo(rules: Rules):
+def _hilo(game: Game) -> np.ndarray:
+    """HiLo: one tile, in the order 9, 8, 7, 1, 2, ..., 6 (a move of several tiles ranks last)."""
     order = [9, 8, 7, 1, 2, 3, 4, 5, 6]
     rank = {1 << (t - 1): len(order) - i for i, t in enumerate(order)}
-    return lambda parents, children, moves: np.array([rank.get(int(m), 0) for m in moves.tolist()], dtype=np.int64)
+    return np.array([rank.get(int(m), 0) for m in game.catalogue.flat.tolist()], dtype=np.int64)
 
 
-def _most_moves(rules: Rules):
-    left = over_outcomes(rules, lambda legal: legal.sum(axis=1))  # legal moves left, over every outcome
-    return lambda parents, children, moves: left[children]
+def _most_moves(game: Game) -> np.ndarray:
+    """The most legal moves left, over every outcome, on the board a move leaves."""
+    return over_outcomes(game, lambda legal: legal.sum(axis=1))
 
 
-def _most_throws(rules: Rules):
-    game = game_of(rules)
-    throws = over_outcomes(rules, lambda legal: legal.any(axis=1), weighted=True)  # throws left playable
-    width = 1 << max(game.total, game.tiles).bit_length()  # room for each lower criterion below the one above
-    return lambda parents, children, moves: ((throws[children] * width + game.largest[moves]) * width
-                                             - tile_counts(moves))
+def _room(game: Game) -> int:
+    """A power of two above every lower criterion of most-throws, so each ranks below the one above."""
+    return 1 << max(game.total, game.positions).bit_length()
 
 
-OWN_POLICIES = {"hilo": KeyRanked("hilo", _hilo), "most-moves": KeyRanked("most-moves", _most_moves),
-                "most-throws": KeyRanked("most-throws", _most_throws)}
+def _most_throws_left(game: Game) -> np.ndarray:
+    """Most-throws' first criterion: the throws left playable on the board a move leaves."""
+    return over_outcomes(game, lambda legal: legal.any(axis=1), weighted=True) * _room(game) ** 2
+
+
+def _most_throws_move(game: Game) -> np.ndarray:
+    """Most-throws' next criteria: the highest tile, then the fewest tiles."""
+    flat = game.catalogue.flat
+    return game.largest[flat].astype(np.int64) * _room(game) - tile_counts(flat)
+
+
+OWN_POLICIES = {"hilo": Policy("hilo", move_key=_hilo), "most-moves": Policy("most-moves", left_key=_most_moves),
+                "most-throws": Policy("most-throws", move_key=_most_throws_move, left_key=_most_throws_left)}
 
 
 def policy_of(name: str) -> Policy:
@@ -123,7 +134,7 @@ def _measure(solution: Solution, measure: str, board: int):
     if measure == "rolls":
         return float(expected_rolls(solution, board))
     if measure == "playable-pairs":
-        return int(playable_outcomes(solution.rules).sum())
+        return int(playable_outcomes(solution.game).sum())
     outcome, _, versus = measure.partition(":")
     if outcome in HEAD_TO_HEAD:
         other = evaluate(solution.rules, solution.objective, policy_of(versus), tie_break=solution.tie_break)

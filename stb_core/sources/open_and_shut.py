@@ -23,6 +23,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..boards import board_label, board_mask
+from ..choice import no_loss
 from ..rules import Rules
 from ..sweep import Solution
 from ..tables import legal_moves_table
@@ -385,7 +386,7 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     part = Part()
     losses = decision_losses(rules, "remaining-sum", "highest-tile", optimal=solved["traditional", "Max"],
                              heuristic=solved["traditional", "Highest Tile"])
-    costly = losses[losses["loss"] > 1e-12].sort_values("weighted_loss", ascending=False, kind="stable")
+    costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
     table = part.table("highest-tile-decision-losses", costly.reset_index(drop=True))
     totals = Table("highest-tile-losses", scores["highest-tile-losses"])
     s = Sentence()
@@ -459,7 +460,7 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
     part = Part()
     pairs = Table("exhibit-G", exhibits["exhibit-G"])
     s = Sentence()
-    boards, outcomes = of_rules("boards", "states", rules), of_rules("outcomes", "outcomes", rules)
+    boards, outcomes = of_rules("boards", "states", rules), of_rules("outcomes", "throws", rules)
     totals = of_rules("totals", "distinct_totals", rules)
     s.quiet(boards, outcomes, totals)
     part.add(s.finding("cases", f"(board, ordered dice outcome) pairs: {s(boards, integer)} × "
@@ -493,7 +494,7 @@ def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found
         "example_roll2": rows.loc[2, "score_after"], "example_roll3": rows.loc[3, "score_after"],
         "example_other": rows.loc[7, "score_after"],
         "example_p_other": float(rows.loc[~rows.index.isin([2, 3]), "probability"].sum()),
-        "pairs": rules.states * rules.outcomes,
+        "pairs": rules.states * rules.throws,
         "hypothesis_first": board_label(board_mask(by_sum.move_values(rules.full_board, 9)[0][0])),
         "hypothesis_second": board_label(board_mask(by_sum.move_values(after_first, 9)[0][0])),
         "hypothesis": (percent_lost <= RULE_OF_THUMB_PERCENT,

@@ -20,9 +20,10 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses
-from ..boards import board_label, board_mask, board_sum, parse_tiles
+from ..boards import board_label, board_mask, parse_tiles
+from ..choice import no_loss
 from ..counts import total_winning_sequences, winning_sequence_counts
-from ..game import legal_move_masks
+from ..game import game_of, legal_move_masks
 from ..monte_carlo import simulate
 from ..rules import Rules
 from ..sweep import solve
@@ -193,9 +194,9 @@ def partitions_part(rules: Rules) -> Part:
 def one_move_boards(rules: Rules) -> pd.DataFrame:
     """Boards of this game that one roll can clear (``C_1(S) > 0`` in the engine's count): the board,
     the roll total that clears it and that total's dice weight (the source's first column)."""
-    counts = winning_sequence_counts(rules)
+    counts, sums = winning_sequence_counts(rules), game_of(rules).sums
     boards = [b for b in range(1, rules.states) if counts[1, b]]
-    return pd.DataFrame([{"board": board_label(b), "board_mask": b, "roll": board_sum(b), "weight": int(counts[1, b])}
+    return pd.DataFrame([{"board": board_label(b), "board_mask": b, "roll": int(sums[b]), "weight": int(counts[1, b])}
                          for b in boards], columns=["board", "board_mask", "roll", "weight"])
 
 
@@ -250,7 +251,7 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     each decision's share of the rule's whole loss and the running share."""
     losses = decision_losses(rules, "win", "sequence-count")
     total = losses["weighted_loss"].sum()
-    costly = losses[losses["loss"] > 1e-12].sort_values("weighted_loss", ascending=False, kind="stable")
+    costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
     costly = costly[["board", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0

@@ -19,11 +19,11 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_label, board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
+from ..choice import TIE_BREAKS, no_loss
 from ..game import game_of
 from ..objectives import get_objective
-from ..policies import TIE_BREAKS
 from ..rules import InputError, Rules
-from ..sweep import move_table, solve
+from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
 from .findings import Part, Sentence, derived
@@ -135,9 +135,9 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
         text = ("With one die there is nothing to choose: one die allowed and one die forced are the same game, and "
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         s.quiet(optimal_gap)
-    elif optimal_gap.value <= 1e-12:
-        worst = (f"for the worst play they differ by up to {s(worst_gap, number(4))}" if worst_gap.value > 1e-12 else
-                 "and for the worst play too")
+    elif no_loss(optimal_gap.value):
+        worst = (f"for the worst play they differ by up to {s(worst_gap, number(4))}"
+                 if not no_loss(worst_gap.value) else "and for the worst play too")
         text = (f"For optimal play the two rules are worth exactly the same under every objective here (the largest "
                 f"difference is {s(optimal_gap, number(0))}); {worst}.")
     else:
@@ -353,7 +353,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
                                         f"{s(longest, plural_lines)}, and further lines never lower the loss.",
                            kind="text"))
     card = part.shown["card"]
-    same = int((move_table(rules, card.policy()) != evaluate(rules, "win", "highest-tile").sigma).sum())
+    same = int((evaluate(rules, "win", card.policy()).sigma != evaluate(rules, "win", "highest-tile").sigma).sum())
     versus = part.table("card-vs-highest-tile", pd.DataFrame([{"card": card.name, "pairs_playing_differently": same}]))
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
@@ -389,10 +389,9 @@ plural_lines.unit = "integer"
 # -- section 5: objectives disagree ---------------------------------------------------------------------------------
 def pairs_with_choice(rules: Rules) -> int:
     """How many (board, roll) pairs on boards still in play offer two or more legal moves."""
-    playing = game_of(rules).playing
-    catalogue = game_of(rules).moves
-    return sum(int((game_of(rules).legal(playing, catalogue.moves(r)).sum(axis=1) >= 2).sum())
-               for r in rules.roll_totals if catalogue.moves(r).size)
+    game = game_of(rules)
+    return sum(int((game.legal(game.playing, game.catalogue.of(code)).sum(axis=1) >= 2).sum())
+               for code in game.outcomes if game.catalogue.of(code).size)
 
 
 def disagreement_summary(rules: Rules) -> pd.DataFrame:
@@ -443,7 +442,7 @@ def endings_part(rules: Rules) -> Part:
                        [("variant", "in", one_die), ("final_sum", "==", 0)])
     high = endings.fact("shut_one_die_highest", "probability", "max",
                         [("variant", "in", one_die), ("final_sum", "==", 0)])
-    spread = (f"from {s(low, percent(2))} to {s(high, percent(2))}" if abs(high.value - low.value) > 1e-12 else
+    spread = (f"from {s(low, percent(2))} to {s(high, percent(2))}" if not no_loss(high.value - low.value) else
               f"{s(low, percent(2))}")
     part.add(s.finding("endings-alt", f"{len(VARIANTS)} small bar charts of the final-sum distribution, one per rule "
                                       f"variant; a shut box (sum 0) has probability {s(base, percent(2))} with "

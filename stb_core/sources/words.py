@@ -21,6 +21,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ..choice import same_value
+
 MINUS = "\u2212"
 
 
@@ -191,13 +193,13 @@ def listing(items: Sequence[str], most: int = 6, conjunction: str = "and") -> st
     return ", ".join(items[:-1]) + f" {conjunction} " + items[-1]
 
 
-def relation(a, b, rtol: float = 1e-9) -> str:
-    """How ``a`` compares with ``b``: ``more``, ``less`` or ``the same`` (equal within ``rtol`` of the larger;
-    exact for fractions and integers)."""
+def relation(a, b) -> str:
+    """How ``a`` compares with ``b``: ``more``, ``less`` or ``the same`` (the engine's value equality,
+    :func:`stb_core.choice.same_value`: exact for fractions and integers, within its tolerance for floats)."""
     if isinstance(a, int | Fraction) and isinstance(b, int | Fraction):
         return "the same" if a == b else ("more" if a > b else "less")
     a, b = float(a), float(b)
-    if abs(a - b) <= rtol * max(abs(a), abs(b)):
+    if same_value(a, b):
         return "the same"
     return "more" if a > b else "less"
 
