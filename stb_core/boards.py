@@ -327,21 +327,24 @@ def insert_zero_bits(masks: np.ndarray, move: int) -> np.ndarray:
     return out
 
 
-PAIR_MATRIX_LIMIT = 1 << 14  # boards x moves of a level below which Levels.pairs tests every pair at once
-KEEP_PAIRS = 1 << 21         # (board, move) pairs of a game kept for its next sweep (about 50 MB)
+PAIR_MATRIX_LIMIT = 1 << 16  # boards x moves of a level below which Levels tests every pair at once
+KEEP_PAIRS = 1 << 21         # (board, move) pairs of a game kept for its next sweep (about 80 MB)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Pairs:
-    """Every legal (board, move) pair of one outcome ``code`` on some boards, as aligned arrays: ``parent`` (the
-    board), ``child`` (the board the move leaves), ``move`` (the move's index in the catalogue's ``of(code)``)
-    and ``at`` (the parent's place among the ``size`` boards the pairs were made for). A choice among the moves
-    of each board (:mod:`stb_core.choice`) is a mask over the pairs."""
+    """Every legal (board, move) pair of some outcomes on some boards, as aligned arrays: ``parent`` (the board),
+    ``child`` (the board the move leaves), ``code`` (the outcome), ``move`` (the move's index in the catalogue's
+    ``of(code)``) and ``at`` (the parent's place among the ``size`` boards the pairs were made for).
 
-    code: int
+    Pairs come board by board, each board's outcomes in increasing order and each outcome's moves in canonical
+    order: a choice among the moves of each (board, outcome) is a reduction over its **run** of pairs
+    (``starts``: one ``ufunc.reduceat``), and a mask over the pairs says which moves are played."""
+
     size: int
     parent: np.ndarray
     child: np.ndarray
+    code: np.ndarray
     move: np.ndarray
     at: np.ndarray
 
@@ -350,20 +353,56 @@ class Pairs:
         """The moves as bit-masks."""
         return self.parent ^ self.child
 
+    @cached_property
+    def starts(self) -> np.ndarray:
+        """Where each (board, outcome) run of pairs begins."""
+        at, code = self.at, self.code
+        if at.size == 0:
+            return _EMPTY
+        return frozen(np.flatnonzero(np.r_[True, (at[1:] != at[:-1]) | (code[1:] != code[:-1])]))
+
+    @property
+    def boards_with(self) -> np.ndarray:
+        """The place (``at``) of the board of each run."""
+        return self.at[self.starts]
+
+    @property
+    def codes_with(self) -> np.ndarray:
+        """The outcome of each run."""
+        return self.code[self.starts]
+
+    def per_pair(self, per_run: np.ndarray) -> np.ndarray:
+        """A value per run spread back over the run's pairs."""
+        return np.repeat(per_run, np.diff(np.r_[self.starts, self.at.size]), axis=0)
+
     def subset(self, keep) -> Pairs:
-        """The pairs at positions ``keep``."""
-        return Pairs(self.code, self.size, self.parent[keep], self.child[keep], self.move[keep], self.at[keep])
+        """The pairs at positions ``keep`` (kept in order)."""
+        return Pairs(self.size, self.parent[keep], self.child[keep], self.code[keep], self.move[keep], self.at[keep])
 
 
-def pairs_on(game, boards: np.ndarray, code: int) -> Pairs:
-    """The pairs of ``boards`` (any int array) for outcome ``code``, in board order then canonical move order."""
+def no_pairs(size: int) -> Pairs:
+    """No pairs, for ``size`` boards."""
+    return Pairs(size, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+
+
+def pairs_on(game, boards: np.ndarray, code: int | None = None) -> Pairs:
+    """The pairs of ``boards`` (any int array; ``at`` indexes it) for outcome ``code`` (None: every outcome), in board
+    order, then outcome, then canonical move order."""
     boards = np.asarray(boards, dtype=np.int64)
-    moves = game.catalogue.of(code)
+    catalogue = game.catalogue
+    if code is None:
+        moves, codes = catalogue.flat, np.repeat(np.arange(catalogue.lo, catalogue.hi + 1), np.diff(catalogue.starts))
+        first = catalogue.starts[:-1][codes - catalogue.lo]
+    else:
+        moves = catalogue.of(code)
+        codes, first = np.full(moves.size, code, dtype=np.int64), np.zeros(moves.size, dtype=np.int64)
     if moves.size == 0 or boards.size == 0:
-        return Pairs(code, boards.size, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+        return no_pairs(boards.size)
     rows, cols = np.nonzero(game.legal(boards, moves))
     parent = boards[rows]
-    return Pairs(code, boards.size, parent, parent & ~moves[cols], cols.astype(np.int64), rows.astype(np.int64))
+    index = cols - first[cols] if code is None else cols
+    return Pairs(boards.size, parent, parent & ~moves[cols], codes[cols], index.astype(np.int64),
+                 rows.astype(np.int64))
 
 
 class Levels:
@@ -371,7 +410,7 @@ class Levels:
 
     Every move shuts at least one tile, so the boards after a move have fewer open tiles than the board
     before: solving level 0, 1, 2, ... in turn always finds the values it needs already computed.
-    ``pairs(code, k)`` gives every legal (board, move) pair of an outcome on the k-tile boards.
+    ``pairs(k)`` gives every legal (board, move) pair of every outcome on the k-tile boards.
     """
 
     def __init__(self, game):
@@ -384,7 +423,7 @@ class Levels:
         sizes = {int(j) for s in self.catalogue.sizes.values() for j in s}
         # boards of (positions - j) bits, to be spread around each j-tile move
         self._compact = {j: boards_by_count(game.positions - j) for j in sizes}
-        self._kept: dict[tuple[int, int], Pairs] = {}
+        self._kept: dict[int, Pairs] = {}
         self._kept_pairs = 0
 
     def boards(self, k: int) -> np.ndarray:
@@ -395,44 +434,46 @@ class Levels:
         """The place of each board within its level: ``boards(k)[position(S)] == S``."""
         return self._position[boards]
 
-    def pairs(self, code: int, k: int) -> Pairs:
-        """Every legal (board, move) pair of outcome ``code`` on the k-tile boards (a parent appears once per move
-        it may play), for sweeps that combine them with ``ufunc.at``; ``at`` is the parent's place in
-        ``boards(k)``.
+    def pairs(self, k: int) -> Pairs:
+        """Every legal (board, move) pair of every outcome on the k-tile boards (``at``: the parent's place in
+        ``boards(k)``), board by board (:class:`Pairs`).
 
-        Small levels test every move on every board in one array operation (cheap when the candidates are
-        few: this is what makes small boards fast); large levels spread each move's compact boards, which touches
-        only the legal pairs. Up to ``KEEP_PAIRS`` pairs of a game are kept (read-only) for its next sweep."""
-        key = (code, k)
-        if key not in self._kept:
-            found = self._pairs(code, k)
+        Small levels test every move on every board in one array operation (cheap when the candidates are few:
+        this is what makes small boards fast); large levels spread each move's compact boards, which touches only
+        the legal pairs, then put them in board order. Up to ``KEEP_PAIRS`` pairs of a game are kept (read-only)
+        for its next sweep."""
+        if k not in self._kept:
+            found = self._pairs(k)
             if self._kept_pairs + found.parent.size > KEEP_PAIRS:
                 return found
-            for array in (found.parent, found.child, found.move, found.at):
+            for array in (found.parent, found.child, found.code, found.move, found.at, found.starts):
                 array.flags.writeable = False
-            self._kept[key] = found
+            self._kept[k] = found
             self._kept_pairs += found.parent.size
-        return self._kept[key]
+        return self._kept[k]
 
-    def _pairs(self, code: int, k: int) -> Pairs:
-        size = self.boards(k).size
-        moves, sizes = self.catalogue.of(code), self.catalogue.sizes.get(code, _EMPTY)
-        usable = np.flatnonzero(sizes <= k) if moves.size else _EMPTY
-        if usable.size == 0 or size == 0:
-            return Pairs(code, size, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
-        if size * usable.size <= PAIR_MATRIX_LIMIT:
-            found = pairs_on(self.game, self.boards(k), code)
-            return found
-        needs = self.game.needs_of(moves)
-        parents, children, index = [], [], []
-        for j in usable.tolist():
-            move, count, need = int(moves[j]), int(sizes[j]), int(needs[j])
+    def _pairs(self, k: int) -> Pairs:
+        boards, catalogue = self.boards(k), self.catalogue
+        usable = np.flatnonzero(tile_counts(catalogue.flat) <= k)
+        if usable.size == 0 or boards.size == 0:
+            return no_pairs(boards.size)
+        if boards.size * usable.size <= PAIR_MATRIX_LIMIT:
+            return pairs_on(self.game, boards)
+        needs = self.game.needs_of(catalogue.flat)
+        counts = tile_counts(catalogue.flat)
+        codes = np.repeat(np.arange(catalogue.lo, catalogue.hi + 1), np.diff(catalogue.starts))
+        parents, children, where = [], [], []
+        for j in usable.tolist():  # flat order: outcome by outcome, canonical within each
+            move, count, need = int(catalogue.flat[j]), int(counts[j]), int(needs[j])
             left = insert_zero_bits(self._compact[count][k - count], move)
             if need:  # its blockers must be down once it is played
                 left = left[(left & need) == 0]
             parents.append(left | move)
             children.append(left)
-            index.append(np.full(left.size, j, dtype=np.int64))
-        parent = np.concatenate(parents)
-        return Pairs(code, size, parent, np.concatenate(children), np.concatenate(index),
-                     self.position(parent).astype(np.int64))
+            where.append(np.full(left.size, j, dtype=np.int64))
+        parent, child, flat = np.concatenate(parents), np.concatenate(children), np.concatenate(where)
+        at = self.position(parent).astype(np.int64)
+        order = np.argsort(at, kind="stable")  # board by board; each board's pairs stay in flat order
+        parent, child, flat, at = parent[order], child[order], flat[order], at[order]
+        code = codes[flat]
+        return Pairs(boards.size, parent, child, code, flat - catalogue.starts[code - catalogue.lo], at)

@@ -181,7 +181,7 @@ class CardTables:
 
     def __init__(self, rules: Rules, lines=LINES):
         self.game = game = game_of(rules)
-        self.pairs = {code: pairs_on(game, game.playing, code) for code in game.outcomes}
+        self.pairs = pairs_on(game, game.playing)  # every outcome at once
         self.keys = {line: np.asarray(CRITERIA[line].key(game), dtype=np.int64) for line in lines
                      if line not in DICE_LINES}
 
@@ -194,12 +194,11 @@ class CardTables:
             shifted = self.keys[line] << (LINE_BITS * (len(card.move_lines) - 1 - i))
             parts[on] = shifted if parts[on] is None else parts[on] + shifted
         ranking = Ranking(card.name, move_key=parts["move"], left_key=parts["left"], rank=tie_ranks(game, 0))
-        catalogue = game.catalogue
+        catalogue, pairs = game.catalogue, self.pairs
         table = np.full((game.states, catalogue.width), -1, dtype=catalogue.index_dtype)
-        for code, pairs in self.pairs.items():
-            if pairs.parent.size:
-                chosen = choose(game, ranking, pairs, None, +1)
-                table[pairs.parent[chosen], code - catalogue.lo] = pairs.move[chosen]
+        if pairs.parent.size:
+            chosen = choose(game, ranking, pairs, None, +1)
+            table[pairs.parent[chosen], pairs.code[chosen] - catalogue.lo] = pairs.move[chosen]
         return table
 
 

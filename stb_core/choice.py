@@ -198,11 +198,13 @@ def key_of(ranking: Ranking, pairs: Pairs, flat_index: np.ndarray) -> np.ndarray
     return key
 
 
-def _per_parent_best(at: np.ndarray, size: int, key: np.ndarray) -> np.ndarray:
-    """For each parent ``0 .. size - 1``: the largest ``key`` among its pairs (``-inf`` where it has none)."""
-    best = np.full(size, -np.inf, dtype=object if key.dtype == object else float)
-    np.maximum.at(best, at, key)
-    return best
+LEAST, MOST = np.iinfo(np.int64).min, np.iinfo(np.int64).max
+
+
+def run_best(pairs: Pairs, key: np.ndarray) -> np.ndarray:
+    """The largest ``key`` of each board's run of pairs, spread back over the run (exact for any dtype: a maximum
+    rounds nothing)."""
+    return pairs.per_pair(np.maximum.reduceat(key, pairs.starts, axis=0))
 
 
 def best_moves(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None, sense: int) -> np.ndarray:
@@ -213,14 +215,23 @@ def best_moves(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | 
         return alive
     if ranking.values:
         key = (ranking.values * sense) * values[pairs.child]
-        best = _per_parent_best(pairs.at, pairs.size, key)
-        alive &= same_value(key, best[pairs.at])
+        alive &= same_value(key, run_best(pairs, key))
     if ranking.keyed:
         key = key_of(ranking, pairs, game.catalogue.starts[pairs.code - game.catalogue.lo] + pairs.move)
-        best = np.full(pairs.size, np.iinfo(np.int64).min, dtype=np.int64)
-        np.maximum.at(best, pairs.at[alive], key[alive])
-        alive &= key == best[pairs.at]
+        alive &= key == run_best(pairs, np.where(alive, key, LEAST))
     return alive
+
+
+def first_of(pairs: Pairs, among: np.ndarray, rank: np.ndarray | None) -> np.ndarray:
+    """In each (board, outcome) run of pairs, the position of the pair of least ``rank`` among ``among`` (``rank``
+    unique within a run; None: canonical, the first in the run; with a second axis, one per column of ``among``);
+    every run must hold one of ``among``."""
+    n = pairs.at.size
+    place = np.arange(n).reshape((n,) + (1,) * (among.ndim - 1))
+    if rank is None:
+        return np.minimum.reduceat(np.where(among, place, n), pairs.starts, axis=0)
+    key = np.where(among, rank.reshape(place.shape) * n + place, MOST)  # least rank first, then its place
+    return np.minimum.reduceat(key, pairs.starts, axis=0) % n
 
 
 def choose(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None, sense: int) -> np.ndarray:
@@ -228,11 +239,12 @@ def choose(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None
     tie-break's first among :func:`best_moves` (or the given move table's)."""
     if ranking.table is not None:
         return pairs.move == ranking.table[pairs.parent, pairs.code - game.catalogue.lo]
-    alive = best_moves(game, ranking, pairs, values, sense)
+    if pairs.parent.size == 0:
+        return np.zeros(0, dtype=bool)
     rank = ranking.rank[game.catalogue.starts[pairs.code - game.catalogue.lo] + pairs.move]
-    least = np.full(pairs.size, np.iinfo(np.int64).max, dtype=np.int64)
-    np.minimum.at(least, pairs.at[alive], rank[alive])
-    return alive & (rank == least[pairs.at])
+    chosen = np.zeros(pairs.at.size, dtype=bool)
+    chosen[first_of(pairs, best_moves(game, ranking, pairs, values, sense), rank)] = True
+    return chosen
 
 
 def chances(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None, sense: int,
@@ -241,7 +253,7 @@ def chances(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | Non
     ranking, ``1 / (moves ranking first)`` for a mixture's best moves, 0 otherwise (Fractions when ``exact``)."""
     among = best_moves(game, ranking, pairs, values, sense) if ranking.mix else \
         choose(game, ranking, pairs, values, sense)
-    count = np.bincount(pairs.at[among], minlength=pairs.size)[pairs.at]
+    count = pairs.per_pair(np.add.reduceat(among.astype(np.int64), pairs.starts)) if among.size else among
     if exact:
         return np.array([Fraction(int(a), c) if c else Fraction(0)
                          for a, c in zip(among.tolist(), count.tolist(), strict=True)], dtype=object)
@@ -255,7 +267,6 @@ def draw(game: Game, ranking: Ranking, pairs: Pairs, values, sense: int, rng: np
         return choose(game, ranking, pairs, values, sense)
     among = best_moves(game, ranking, pairs, values, sense)
     key = np.where(among, rng.random(pairs.parent.size), -1.0)
-    best = np.full(pairs.size, -np.inf)
-    np.maximum.at(best, pairs.at, key)
-    return among & (key == best[pairs.at])
-
+    if key.size == 0:
+        return among
+    return among & (key == run_best(pairs, key))

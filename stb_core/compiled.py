@@ -70,8 +70,7 @@ class Moves:
     flat: np.ndarray
     needs: np.ndarray
     cstarts: np.ndarray
-    sorted_masks: np.ndarray
-    sorted_index: np.ndarray
+    mask_index: np.ndarray
     tile_values: np.ndarray
     most: int
     lo: int
@@ -80,7 +79,7 @@ class Moves:
 
     def arguments(self) -> tuple:
         return (self.mode, self.low_mask, self.pattern_moves, self.pattern_index, self.pattern_starts, self.flat,
-                self.needs, self.cstarts, self.sorted_masks, self.sorted_index, self.tile_values, self.most, self.lo)
+                self.needs, self.cstarts, self.mask_index, self.tile_values, self.most, self.lo)
 
 
 def _low_bits(game: Game) -> int:
@@ -122,25 +121,22 @@ def moves_of(game: Game) -> Moves:
     catalogue = game.catalogue
     flat = np.ascontiguousarray(catalogue.flat)
     cstarts = np.ascontiguousarray(catalogue.starts)
-    sorted_masks, sorted_index = np.empty_like(flat), np.empty_like(flat)
-    for c in range(catalogue.width):
-        first, last = cstarts[c], cstarts[c + 1]
-        order = np.argsort(flat[first:last], kind="stable")
-        sorted_masks[first:last] = flat[first:last][order]
-        sorted_index[first:last] = order
     p_all, p_one = (np.ascontiguousarray(p[catalogue.lo:]) for p in game.chance_arrays())
     low_bits = _low_bits(game)
+    mask_index = np.full(1, -1, dtype=np.int64)
     empty, no_starts = np.zeros(1, dtype=np.int64), np.zeros((1, catalogue.width + 1), dtype=np.int64)
     pattern_moves, pattern_index, pattern_starts = empty, empty.copy(), no_starts
     if not game.layout.blocked and low_bits <= PATTERN_BITS:
         mode = kernels.PATTERNS
         pattern_moves, pattern_index, pattern_starts = _patterns(game, low_bits)
     elif game.plain and SUBSETS_ALLOWED:
-        mode = kernels.SUBSETS
+        mode = kernels.SUBSETS  # moves found by their tiles: their index looked up by mask (a move's total is its own)
+        mask_index = np.full(1 << low_bits, -1, dtype=catalogue.index_dtype)
+        mask_index[flat] = (np.arange(flat.size) - np.repeat(cstarts[:-1], np.diff(cstarts))).astype(mask_index.dtype)
     else:
         mode = kernels.CATALOGUE
     return Moves(mode, (1 << low_bits) - 1, pattern_moves, pattern_index, pattern_starts, flat,
-                 np.ascontiguousarray(game.needs_of(flat)), cstarts, sorted_masks, sorted_index,
+                 np.ascontiguousarray(game.needs_of(flat)), cstarts, mask_index,
                  np.array(game.tile_values, dtype=np.int64), game.rules.most_per_move, catalogue.lo, p_all, p_one)
 
 
@@ -181,22 +177,25 @@ def solve_values(game: Game, objective, ranking: Ranking, progress=None):
     values = np.asarray(objective.values(game), dtype=float)
     if not values.flags.writeable or not values.flags.c_contiguous:
         values = np.array(values)
-    dice = np.empty(game.states, dtype=np.int8)
+    one_die = game.rules.has_one_die_rule
+    dice = np.empty(game.states if one_die else 1, dtype=np.int8)  # without a one-die rule, all the dice everywhere
     record = not ranking.mix and ranking.table is None and sigma_fits(game)
     if ranking.table is not None:
         sigma = ranking.table
     else:
         sigma = np.full((game.states, game.catalogue.width), -1, dtype=game.catalogue.index_dtype) if record \
             else _dummy_table(game)
-    plan = dice_plan(game, ranking.dice_rule)
+    plan = dice_plan(game, ranking.dice_rule) if game.rules.has_one_die_rule else np.zeros(1, dtype=np.int8)
     direction = float(ranking.dice_direction * objective.sense)
     mode = kernels.TABLE if ranking.table is not None else moves.mode
     ranked = ranking_arguments(ranking, ranking.values * objective.sense, values)
 
     def run(first, last):
         kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, sigma, values, 0.0, game.won, plan,
-                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, record, sigma)
+                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, dice, record, sigma)
     _in_chunks(game.states, run, progress)
+    if not one_die:
+        dice = np.broadcast_to(np.int8(game.rules.dice), (game.states,))
     if ranking.table is not None:
         return values, dice, ranking.table
     return values, dice, (sigma if record else None)
@@ -208,15 +207,17 @@ def evaluate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_values
     chosen again from ``rank_values`` -- a mixture's best moves), its dice ``dice`` fixed: ``V = step + sum_r p(r)
     Q`` with ``utility`` where the game ends."""
     kernels, moves = _kernels(), moves_of(game)
-    values = np.array(utility, dtype=float)
+    values = np.asarray(utility, dtype=float)
+    if not values.flags.writeable or not values.flags.c_contiguous:
+        values = np.array(values)
     mode = kernels.TABLE if sigma is not None else moves.mode
     table = sigma if sigma is not None else _dummy_table(game)
     ranked = ranking_arguments(ranking, ranking.values * sense, np.asarray(rank_values, dtype=float))
-    no_plan, dice, unused = np.zeros(1, dtype=np.int8), np.array(dice, dtype=np.int8), _dummy_table(game)
+    no_plan, no_dice, unused = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8), _dummy_table(game)
 
     def run(first, last):
         kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, table, values, float(step), game.won,
-                         no_plan, moves.p_all, moves.p_one, game.rules.dice, 1.0, True, dice, False, unused)
+                         no_plan, moves.p_all, moves.p_one, game.rules.dice, 1.0, True, dice, no_dice, False, unused)
     _in_chunks(game.states, run, None)
     return values
 

@@ -23,6 +23,13 @@ from .rules import InputError, Rules
 EXACT_COUNT_MAX_TILES = 16
 
 
+def _pair_weights(game, pairs, dtype=object) -> np.ndarray:
+    """The dice weight of each pair's outcome: the throws of all the dice showing it (Python ints, or floats)."""
+    weights, catalogue = game.weights(game.rules.dice), game.catalogue
+    table = np.array([weights.get(c, 0) for c in range(catalogue.lo, catalogue.hi + 1)], dtype=dtype)
+    return table[pairs.code - catalogue.lo]
+
+
 def winning_sequence_counts(rules: Rules) -> np.ndarray:
     """Array ``C[k, S]`` of exact (Python int) weighted winning-sequence counts, ``k = 0 .. tiles``."""
     if rules.positions > EXACT_COUNT_MAX_TILES:
@@ -35,10 +42,10 @@ def winning_sequence_counts(rules: Rules) -> np.ndarray:
     for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc = np.zeros((k + 1, n), dtype=object)  # acc[j, S]: sequences of j moves from S, summed over rolls
-        for code, weight in game.weights(rules.dice).items():
-            pairs = levels.pairs(code, k)
-            for moves in range(1, k + 1):
-                np.add.at(acc[moves], pairs.parent, weight * counts[moves - 1, pairs.child])
+        pairs = levels.pairs(k)
+        weight = _pair_weights(game, pairs)
+        for moves in range(1, k + 1):
+            np.add.at(acc[moves], pairs.parent, weight * counts[moves - 1, pairs.child])
         for moves in range(1, k + 1):
             counts[moves, boards] = np.where(won[boards], 0, acc[moves, boards])
     return counts
@@ -68,8 +75,7 @@ def total_winning_sequences(rules: Rules) -> np.ndarray:
     for k in range(1, rules.positions + 1):
         boards = levels.boards(k)
         acc[boards] = 0
-        for code, weight in game.weights(rules.dice).items():
-            pairs = levels.pairs(code, k)
-            np.add.at(acc, pairs.parent, weight * total[pairs.child])
+        pairs = levels.pairs(k)
+        np.add.at(acc, pairs.parent, _pair_weights(game, pairs, total.dtype) * total[pairs.child])
         total[boards] = np.where(won[boards], 1, acc[boards])
     return total

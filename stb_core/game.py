@@ -115,8 +115,13 @@ class Game:
 
     @cached_property
     def won(self) -> np.ndarray:
-        """Whether the game is over and won on each board (the rules' threshold on its open total)."""
-        return frozen(np.asarray(self.rules.is_won(self.sums), dtype=bool))
+        """Whether the game is over and won on each board (the rules' threshold on its open total). The sums it reads
+        are kept only if something else asked for them (on 24 tiles they are 32 MB a solve for the win need not
+        keep)."""
+        sums = self.__dict__.get("sums")
+        if sums is None:
+            sums = self._by_bits(self.tile_values)
+        return frozen(np.asarray(self.rules.is_won(sums), dtype=bool))
 
     @cached_property
     def one_die(self) -> np.ndarray:

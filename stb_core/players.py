@@ -34,9 +34,9 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Real
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .choice import get_tie_break
 from .game import game_of
@@ -45,6 +45,9 @@ from .policies import OPTIMAL
 from .rules import InputError, Rules
 from .sweep import Solution, bellman_sweep, solve
 from .valuation import final_board_columns, reachable_boards
+
+if TYPE_CHECKING:
+    import pandas
 
 SCORING_OBJECTIVES = {"sum": "remaining-sum", "digits": "digits"}  # a scoring is the objective's finished score
 SCORINGS = tuple(SCORING_OBJECTIVES)
@@ -134,7 +137,7 @@ class PubResult:
     exact: bool
     scores: Scores
     seat_tables: list[SeatTables]
-    seats: pd.DataFrame            # seat, expected_payoff, p_win, p_shut
+    seats: pandas.DataFrame        # seat, expected_payoff, p_win, p_shut
     p_tie: object                  # P(the pot is split)
     later: list = field(repr=False, default_factory=list)  # G_{k+1} tables per seat, to rebuild utilities
     shut_pays: object = None       # the bonus played (the game's, or the one asked for)
@@ -303,6 +306,8 @@ def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact:
     p_tie = mass[:, 2:].sum()
     if not exact:  # a sum of float chances may overshoot [0, 1] by a rounding error
         p_tie = min(max(float(p_tie), 0.0), 1.0)
+    import pandas as pd  # here, not at the top: the command line's other commands never load pandas
+
     return PubResult(game, exact, scores, seat_tables, pd.DataFrame(rows), p_tie, later, x)
 
 

@@ -42,6 +42,7 @@ from .choice import (
     chances,
     choose,
     dice_plan,
+    first_of,
     get_tie_break,
     same_value,
 )
@@ -71,59 +72,44 @@ def check_exact(exact) -> bool:
 
 
 # -- the sweep -----------------------------------------------------------------------------------------------------
-def _outcome_of_level(game: Game, ranking: Ranking, pairs, values: np.ndarray, sense: int, exact: bool,
-                      scratch: np.ndarray, boards: np.ndarray, record: bool):
-    """For each board of the level: the value after the ranking's move for this outcome (the average over its best
-    moves for a mixture), whether a move was legal, and (``record``) the move played: its index, -1 for none."""
-    size = boards.size
+def _after_moves(game: Game, ranking: Ranking, pairs, values: np.ndarray, sense: int, exact: bool, boards: np.ndarray,
+                 record: bool):
+    """For each outcome (a row per outcome ``lo .. hi``) and each board of the level: the value after the ranking's
+    move (the average over its best moves for a mixture), whether a move was legal, and (``record``) the move played
+    -- its index, -1 for none."""
+    catalogue = game.catalogue
     tail = values.shape[1:]
-    played = np.full((size, *tail), -1, dtype=game.catalogue.index_dtype) if record else None
-    if ranking.values and not ranking.keyed and not ranking.mix and ranking.table is None:
-        # the best (or worst) value after a move is all the equation needs: a running extreme over every pair of
-        # the level at once, unbuffered (ufunc.at); the move played is the tie-break's first as good as it
-        sign = ranking.values * sense
-        extreme, none = (np.maximum, -np.inf) if sign > 0 else (np.minimum, np.inf)
-        scratch[boards] = none
-        if pairs.parent.size:
-            cells_at(extreme, scratch, pairs.parent, values[pairs.child])
-        after = scratch[boards]
-        moved = after != none
-        if record and pairs.parent.size:
-            _record_first_best(game, ranking, pairs, values, after, played)
-        return after, moved, played
-    after = np.zeros(size, dtype=values.dtype)
-    moved = np.zeros(size, dtype=bool)
+    shape = (catalogue.width, boards.size, *tail)
+    after = np.zeros(shape, dtype=values.dtype)
+    moved = np.zeros(shape[:2], dtype=bool)
+    played = np.full(shape, -1, dtype=catalogue.index_dtype) if record else None
     if pairs.parent.size == 0:
         return after, moved, played
-    if ranking.mix:  # the average over its best moves
-        np.add.at(after, pairs.at, chances(game, ranking, pairs, values, sense, exact) * values[pairs.child])
-        moved[pairs.at] = True
+    rows, cols = pairs.codes_with - catalogue.lo, pairs.boards_with
+    moved[rows, cols] = True
+    if ranking.values and not ranking.keyed and not ranking.mix and ranking.table is None:
+        # the best (or worst) value after a move is all the equation needs: the extreme of each (board, outcome) run
+        # of pairs, one reduceat; the move played is the tie-break's first as good as it
+        extreme = np.maximum if ranking.values * sense > 0 else np.minimum
+        left = values[pairs.child]
+        best = extreme.reduceat(left, pairs.starts, axis=0)
+        after[rows, cols] = best
+        if record:
+            as_good = same_value(left, pairs.per_pair(best))
+            canonical = ranking.canonical or None
+            rank = None if canonical else ranking.rank[catalogue.starts[pairs.code - catalogue.lo] + pairs.move]
+            played[rows, cols] = pairs.move[first_of(pairs, as_good, rank)]
+        return after, moved, played
+    if ranking.mix:  # the average over its best moves, added in canonical order
+        weight = chances(game, ranking, pairs, values, sense, exact) * values[pairs.child]
+        cells_at(np.add, after.reshape(catalogue.width * boards.size), (pairs.code - catalogue.lo) * boards.size
+                 + pairs.at, weight)
         return after, moved, played
     chosen = choose(game, ranking, pairs, values, sense)
-    at = pairs.at[chosen]
-    after[at] = values[pairs.child[chosen]]
-    moved[at] = True
+    after[pairs.code[chosen] - catalogue.lo, pairs.at[chosen]] = values[pairs.child[chosen]]
     if record:
-        played[at] = pairs.move[chosen]
+        played[pairs.code[chosen] - catalogue.lo, pairs.at[chosen]] = pairs.move[chosen]
     return after, moved, played
-
-
-def _record_first_best(game: Game, ranking: Ranking, pairs, values, after, played) -> None:
-    """``played``: the tie-break's first move among those as good as the best (``after``), per board (and column)."""
-    catalogue = game.catalogue
-    rank = ranking.rank[catalogue.starts[pairs.code - catalogue.lo] + pairs.move]
-    as_good = same_value(values[pairs.child], after[pairs.at])
-    if played.ndim == 1:
-        least = np.full(played.size, np.iinfo(np.int64).max, dtype=np.int64)
-        np.minimum.at(least, pairs.at[as_good], rank[as_good])
-        chosen = as_good & (rank == least[pairs.at])
-        played[pairs.at[chosen]] = pairs.move[chosen]
-        return
-    rows, cols = np.nonzero(as_good)
-    least = np.full(played.shape, np.iinfo(np.int64).max, dtype=np.int64)
-    cells_at(np.minimum, least, pairs.at[rows], rank[rows], cols)
-    chosen = rank[rows] == least[pairs.at[rows], cols]
-    played[pairs.at[rows[chosen]], cols[chosen]] = pairs.move[rows[chosen]]
 
 
 def _better(new, old, direction: int):
@@ -163,7 +149,6 @@ def bellman_sweep(game: Game, objective: Objective, ranking: Ranking, exact: boo
     values = np.empty((game.states, *tail), dtype=dtype)
     dice = np.full((game.states, *tail), rules.dice, dtype=np.int8)
     sigma = np.full((game.states, catalogue.width, *tail), -1, dtype=catalogue.index_dtype) if record else None
-    scratch = np.empty((game.states, *tail), dtype=dtype)
     chance = {c: game.chances(c, exact) for c in game.dice_counts}
     sense = objective.sense
     values[0] = utility[0]
@@ -172,18 +157,16 @@ def bellman_sweep(game: Game, objective: Objective, ranking: Ranking, exact: boo
     for k in range(1, game.positions + 1):
         boards = levels.boards(k)
         stuck = utility[boards]
+        after, moved, played = _after_moves(game, ranking, levels.pairs(k), values, sense, exact, boards, record)
         expected = {c: np.zeros((boards.size, *tail), dtype=dtype) for c in chance}
-        for code in game.outcomes:
-            pairs = levels.pairs(code, k)
-            after, moved, played = _outcome_of_level(game, ranking, pairs, values, sense, exact, scratch, boards,
-                                                     record)
-            q = np.where(moved, after, stuck)
+        for code in game.outcomes:  # outcome by outcome, in increasing order
+            q = np.where(moved[code - catalogue.lo].reshape(column), after[code - catalogue.lo], stuck)
             for c, p_of in chance.items():
                 p = p_of.get(code)
                 if p:
                     expected[c] += p * q
-            if record:
-                sigma[boards, code - catalogue.lo] = played
+        if record:
+            sigma[boards] = np.moveaxis(played, 0, 1)
         value = expected[rules.dice]
         if plan is not None:
             choice = plan[boards].reshape(column)

@@ -87,7 +87,7 @@ def policy_values(solution: Solution, objective: str | Objective | None = None, 
         from . import compiled
 
         return compiled.evaluate(game, solution.ranking, solution.sigma, solution.values, solution.objective.sense,
-                                 utility, solution.dice, step)
+                                 np.array(utility, dtype=float), solution.dice, step)
     values = np.array([Fraction(x) for x in utility.tolist()], dtype=object) if exact else utility.astype(float)
     step = Fraction(step) if exact else float(step)
     for k in range(1, game.positions + 1):
@@ -124,6 +124,11 @@ def expected_rolls(solution: Solution, board: int | None = None):
     with ``u = 0`` and a step of 1."""
     solution = check_solution(solution)
     start = _start(solution, board)
+    if _compiled(solution):  # u = 0 everywhere, in place: one array of the board space, no copy
+        from . import compiled
+
+        return compiled.evaluate(solution.game, solution.ranking, solution.sigma, solution.values,
+                                 solution.objective.sense, np.zeros(solution.game.states), solution.dice, 1.0)[start]
     zero = np.zeros(solution.game.states, dtype=object if solution.exact else float)
     if solution.exact:
         zero[:] = Fraction(0)
@@ -142,7 +147,7 @@ def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndar
         reach, ends = np.zeros(game.states), np.zeros(game.states)
         reach[start] = 1.0
         compiled.propagate(game, solution.ranking, solution.sigma, solution.values, solution.objective.sense,
-                           np.array(solution.dice), reach, reach, ends, np.zeros(2))
+                           solution.dice, reach, reach, ends, np.zeros(2))
         return reach, ends
     reach = np.full(game.states, zero, dtype=object if exact else float)
     ends = np.full(game.states, zero, dtype=reach.dtype)
@@ -228,7 +233,7 @@ def _by_rolls(solution: Solution, board: int | None, rolls: int, visit=None) -> 
         ended = np.zeros(2) if not exact else None
         if compiled is not None:
             compiled.propagate(game, solution.ranking, solution.sigma, solution.values, solution.objective.sense,
-                               np.array(solution.dice), going, following, ends, ended)
+                               solution.dice, going, following, ends, ended)
             won_now, stuck = ended
         else:
             won_now, stuck = _step_numpy(solution, going, following, ends)
