@@ -31,25 +31,28 @@ def same_value(a, b):
 
 
 @njit(cache=True)
-def legal_moves(s, mode, flat, needs, cstarts, tile_values, most, lo, width, buf_mask, buf_index, buf_code,
-                buf_start, scratch_mask, scratch_code, work):
-    """The legal moves of board ``s`` for every outcome ``lo + c`` (``CATALOGUE`` or ``SUBSETS``; ``PATTERNS`` reads
-    them in place): ``buf_mask[buf_start[c]:buf_start[c + 1]]`` and their indices in the outcome's moves
-    (``buf_index``; -1 where not known: looked up by mask), in canonical order."""
+def catalogue_moves(s, flat, needs, cstarts, width, buf_mask, buf_index, buf_start):
+    """``CATALOGUE``: every move of every outcome tried on board ``s`` (its tiles open, their blockers down after it):
+    the legal ones of outcome column ``c`` are ``buf_mask[buf_start[c]:buf_start[c + 1]]``, their indices in the
+    outcome's moves ``buf_index``, in canonical order."""
     n = 0
-    if mode == CATALOGUE:
-        for c in range(width):
-            buf_start[c] = n
-            for j in range(cstarts[c], cstarts[c + 1]):
-                m = flat[j]
-                if s & m == m and (s ^ m) & needs[j] == 0:
-                    buf_mask[n] = m
-                    buf_index[n] = j - cstarts[c]
-                    n += 1
-        buf_start[width] = n
-        return
-    # SUBSETS: the sets of open tiles of total at most the largest outcome, depth first (canonical order within a
-    # total), at most ``most`` tiles; then bucketed by total, keeping that order
+    for c in range(width):
+        buf_start[c] = n
+        for j in range(cstarts[c], cstarts[c + 1]):
+            m = flat[j]
+            if s & m == m and (s ^ m) & needs[j] == 0:
+                buf_mask[n] = m
+                buf_index[n] = j - cstarts[c]
+                n += 1
+    buf_start[width] = n
+
+
+@njit(cache=True)
+def subset_moves(s, tile_values, most, lo, width, buf_mask, buf_index, buf_code, buf_start, scratch_mask,
+                 scratch_code, work):
+    """``SUBSETS``: the sets of open tiles of board ``s`` with total at most the largest outcome, depth first (so in
+    canonical order within a total), at most ``most`` tiles; then bucketed by total, keeping that order, as
+    :func:`catalogue_moves` lays them out (indices -1: looked up by mask)."""
     top = lo + width - 1
     k = 0
     values, bits, position, chosen, total = work[0], work[1], work[2], work[3], work[4]
@@ -59,9 +62,7 @@ def legal_moves(s, mode, flat, needs, cstarts, tile_values, most, lo, width, buf
             bits[k] = 1 << b
             k += 1
     depth = 0
-    position[0] = 0
-    chosen[0] = 0
-    total[0] = 0
+    position[0] = chosen[0] = total[0] = 0
     for c in range(width + 1):
         buf_start[c] = 0
     found = 0
@@ -77,22 +78,46 @@ def legal_moves(s, mode, flat, needs, cstarts, tile_values, most, lo, width, buf
                 buf_start[t - lo + 1] += 1
                 found += 1
             depth += 1
-            position[depth] = i + 1
-            chosen[depth] = m
-            total[depth] = t
+            position[depth], chosen[depth], total[depth] = i + 1, m, t
         elif depth == 0:
             break
         else:
             depth -= 1
     for c in range(width):
         buf_start[c + 1] += buf_start[c]
-    for c in range(width):
         buf_code[c] = buf_start[c]
     for j in range(found):
         c = scratch_code[j]
         buf_mask[buf_code[c]] = scratch_mask[j]
         buf_index[buf_code[c]] = -1
         buf_code[c] += 1
+
+
+@njit(cache=True)
+def buffers(capacity, width, positions):
+    """Work arrays for a kernel call: the listed moves, their outcome runs, the depth-first search's stack, and three
+    per-outcome floats."""
+    return (np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64), np.empty(width + 1, dtype=np.int64),
+            np.empty(width + 1, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+            np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
+            np.empty((5, positions + 1), dtype=np.int64), np.empty(width), np.empty(width), np.empty(width))
+
+
+@njit(cache=True, inline="always")
+def list_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts, tile_values,
+               most, lo, width, bufs):
+    """The legal moves of board ``s`` as ``(masks, index, starts)``: outcome column ``c``'s are
+    ``masks[starts[c]:starts[c + 1]]`` -- read in place from the pattern table (``PATTERNS``), or listed into
+    ``bufs`` (:func:`catalogue_moves`, :func:`subset_moves`)."""
+    buf_mask, buf_index, buf_code, buf_start, scratch_mask, scratch_code, _, work = bufs[:8]
+    if mode == PATTERNS:  # the legal moves of the board's pattern of low tiles
+        return pattern_moves, pattern_index, pattern_starts[s & low_mask]
+    if mode == CATALOGUE:
+        catalogue_moves(s, flat, needs, cstarts, width, buf_mask, buf_index, buf_start)
+    elif mode == SUBSETS:
+        subset_moves(s, tile_values, most, lo, width, buf_mask, buf_index, buf_code, buf_start, scratch_mask,
+                     scratch_code, work)
+    return buf_mask, buf_index, buf_start
 
 
 @njit(cache=True, inline="always")
@@ -226,92 +251,80 @@ def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key
     return count, kids[0], -1
 
 
+@njit(cache=True, inline="always")
+def dice_value(s, expected_all, expected_one, plan, direction, dice_all, dice):
+    """``V(s)`` = opt over the dice choices: one die where the plan says so, or where it may be chosen and is better
+    in ``direction`` by more than the tolerance; else all the dice (a plan of one entry: no one-die rule). The dice
+    chosen go to ``dice`` (when it has a place per board)."""
+    one = plan.size > 1 and plan[s] == ONE_DIE
+    if plan.size > 1 and plan[s] == ONE_DIE_IF_BETTER:
+        one = direction * (expected_one - expected_all) > 0 and not same_value(expected_one, expected_all)
+    if dice.size > 1:
+        dice[s] = 1 if one else dice_all
+    return expected_one if one else expected_all
+
+
 @njit(cache=True)
 def backward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat, needs, cstarts,
              mask_index, tile_values, most, lo, value_dir, rank_values, move_key, left_key, tie_rank,
              canonical, mix, table, values, step, won, plan, p_all, p_one, dice_all, direction, fixed_dice, dice_in,
              dice, record, sigma):
-    """Boards ``first .. last - 1`` in increasing order (every smaller board done): ``values[s]`` holds ``u(s)`` on
-    entry and ``V(s)`` on exit, ``V(s) = step + opt_c sum_r p_c(r) Q(s, r)`` (``step`` added to every roll's value:
-    0 for an objective, 1 to count rolls), ``Q`` by the ranking's move(s) (or ``table``'s move, ``mode`` TABLE),
-    ``u(s)`` when stuck. Dice: ``fixed_dice`` reads ``dice_in[s]``; else by ``plan`` (one die when better in
-    ``direction`` beyond the tolerance; no plan of a single entry: all the dice), written to ``dice``. ``record``:
-    the move played into ``sigma``."""
-    width = p_all.size
-    capacity = max(flat.size, 1)
-    buf_mask = np.empty(capacity, dtype=np.int64)
-    buf_index = np.empty(capacity, dtype=np.int64)
-    buf_code = np.empty(width + 1, dtype=np.int64)
-    buf_start = np.empty(width + 1, dtype=np.int64)
-    scratch_mask = np.empty(capacity, dtype=np.int64)
-    scratch_code = np.empty(capacity, dtype=np.int64)
-    kids = np.empty(capacity, dtype=np.int64)
-    work = np.empty((5, tile_values.size + 1), dtype=np.int64)
+    """Boards ``first .. last - 1`` in increasing order: ``values[s]``, ``u(s)`` on entry, becomes ``V(s) = step +
+    opt_c sum_r p_c(r) Q(s, r)`` by the ranking's move(s) (``table``'s, ``mode`` TABLE); dice ``dice_in[s]`` when
+    ``fixed_dice``, else :func:`dice_value`; ``record``: the move played into ``sigma``."""
+    width, solving = p_all.size, rank_values is values
+    bufs = buffers(max(flat.size, 1), width, tile_values.size)
+    kids, best, picked, floor = bufs[6], bufs[8], bufs[9], bufs[10]
+    found, pick = np.zeros(width, np.bool_), np.zeros(width, np.int64)  # the depth-first listing's own best moves
     fast = move_key.size == 0 and left_key.size == 0 and canonical and not mix and value_dir != 0.0
-    found = np.zeros(width, dtype=np.bool_)
-    best = np.zeros(width)
-    pick = np.zeros(width, dtype=np.int64)
-    picked = np.zeros(width)
-    floor = np.zeros(width)
     for s in range(first, last):
         if won[s]:
             if not fixed_dice and dice.size > 1:
                 dice[s] = dice_all
             continue
-        u = values[s]
-        masks, index, starts = buf_mask, buf_index, buf_start
-        if mode == PATTERNS:  # read in place: the legal moves of the board's pattern of low tiles
+        if mode == PATTERNS:  # (read here, not through list_moves: that costs this loop half its speed)
             masks, index, starts = pattern_moves, pattern_index, pattern_starts[s & low_mask]
-        elif mode == SUBSETS and fast:
-            subsets_first_best(s, value_dir, rank_values, tile_values, most, lo, width, work, found, best, pick,
+        elif mode == SUBSETS and fast:  # each outcome's best move found while listing
+            subsets_first_best(s, value_dir, rank_values, tile_values, most, lo, width, bufs[7], found, best, pick,
                                picked, floor)
         elif mode != TABLE:
-            legal_moves(s, mode, flat, needs, cstarts, tile_values, most, lo, width, buf_mask, buf_index, buf_code,
-                        buf_start, scratch_mask, scratch_code, work)
-        expected_all = 0.0
-        expected_one = 0.0
+            masks, index, starts = list_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat,
+                                              needs, cstarts, tile_values, most, lo, width, bufs)
+        expected_all = expected_one = 0.0
         for c in range(width):
             if p_all[c] == 0.0 and p_one[c] == 0.0:
                 continue
-            q = u
+            q, move = values[s], -1  # u(s) where the roll finds no move (V(s) is written after the loop)
             if mode == TABLE:
                 move = table[s, c]
                 if move >= 0:
                     q = values[s ^ flat[cstarts[c] + move]]
-            elif fast and mode == SUBSETS:
+            elif mode == SUBSETS and fast:
                 if found[c]:
-                    q = value_dir * best[c]
-                if record:
-                    sigma[s, c] = mask_index[pick[c]] if found[c] else -1
-            else:
+                    q, move = value_dir * best[c], mask_index[pick[c]]
+            else:  # (the two calls written out: a wrapper around them compiles to a loop four times slower)
                 if fast:
                     count, child, j, q_best = first_best(s, masks, starts[c], starts[c + 1], value_dir, rank_values)
                 else:
-                    count, child, j = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir,
-                                                 rank_values, move_key, left_key, tie_rank, canonical, mix, cstarts,
-                                                 mask_index, kids)
-                    q_best = 0.0
+                    count, child, j = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
+                                                 move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index,
+                                                 kids)
                 if count == 1:
-                    q = q_best if fast and rank_values is values else values[child]
+                    q = q_best if fast and solving else values[child]  # the extreme itself, as the numpy sweep
+                    move = index[j] if mode != SUBSETS else mask_index[masks[j]]
                 elif count > 1:
                     q = 0.0
-                    for j in range(count):
-                        q += values[kids[j]]
+                    for i in range(count):
+                        q += values[kids[i]]
                     q /= count
-                if record:
-                    sigma[s, c] = -1 if count != 1 else index[j] if mode != SUBSETS else mask_index[masks[j]]
-            q += step
-            expected_all += p_all[c] * q
-            expected_one += p_one[c] * q
+            if record:
+                sigma[s, c] = move
+            expected_all += p_all[c] * (q + step)
+            expected_one += p_one[c] * (q + step)
         if fixed_dice:
             values[s] = expected_all if dice_in[s] == dice_all else expected_one
-            continue
-        one = plan.size > 1 and plan[s] == ONE_DIE
-        if plan.size > 1 and plan[s] == ONE_DIE_IF_BETTER:
-            one = direction * (expected_one - expected_all) > 0 and not same_value(expected_one, expected_all)
-        values[s] = expected_one if one else expected_all
-        if dice.size > 1:
-            dice[s] = 1 if one else dice_all
+        else:
+            values[s] = dice_value(s, expected_all, expected_one, plan, direction, dice_all, dice)
 
 
 @njit(cache=True)
@@ -324,15 +337,8 @@ def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_s
     place per board). With ``target`` the same array as ``going`` (descending order: every board complete before it
     is spread) it follows the game to its end; else one roll."""
     width = p_all.size
-    capacity = max(flat.size, 1)
-    buf_mask = np.empty(capacity, dtype=np.int64)
-    buf_index = np.empty(capacity, dtype=np.int64)
-    buf_code = np.empty(width + 1, dtype=np.int64)
-    buf_start = np.empty(width + 1, dtype=np.int64)
-    scratch_mask = np.empty(capacity, dtype=np.int64)
-    scratch_code = np.empty(capacity, dtype=np.int64)
-    kids = np.empty(capacity, dtype=np.int64)
-    work = np.empty((5, tile_values.size + 1), dtype=np.int64)
+    bufs = buffers(max(flat.size, 1), width, tile_values.size)
+    kids = bufs[6]
     fast = move_key.size == 0 and left_key.size == 0 and canonical and not mix and value_dir != 0.0
     per_board = ends.size > 1
     for s in range(last - 1, first - 1, -1):
@@ -344,39 +350,30 @@ def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_s
             if per_board:
                 ends[s] += mass
             continue
-        masks, index, starts = buf_mask, buf_index, buf_start
-        if mode == PATTERNS:  # read in place: the legal moves of the board's pattern of low tiles
-            masks, index, starts = pattern_moves, pattern_index, pattern_starts[s & low_mask]
-        elif mode != TABLE:
-            legal_moves(s, mode, flat, needs, cstarts, tile_values, most, lo, width, buf_mask, buf_index, buf_code,
-                        buf_start, scratch_mask, scratch_code, work)
+        if mode != TABLE:
+            masks, index, starts = list_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat,
+                                              needs, cstarts, tile_values, most, lo, width, bufs)
         chance = p_one if dice[s] != dice_all else p_all
         stuck = 0.0
         for c in range(width):
-            p = chance[c]
-            if p == 0.0:
+            share = mass * chance[c]
+            if share == 0.0:
                 continue
-            share = mass * p
             if mode == TABLE:
                 move = table[s, c]
-                if move >= 0:
-                    target[s ^ flat[cstarts[c] + move]] += share
-                else:
-                    stuck += share
-                continue
-            if fast:
+                count, child = (1, s ^ flat[cstarts[c] + move]) if move >= 0 else (0, s)
+            elif fast:
                 count, child, _, _ = first_best(s, masks, starts[c], starts[c + 1], value_dir, rank_values)
             else:
-                count, child, _ = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir,
-                                             rank_values, move_key, left_key, tie_rank, canonical, mix, cstarts,
-                                             mask_index, kids)
+                count, child, _ = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
+                                             move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index, kids)
             if count == 0:
                 stuck += share
             elif count == 1:
                 target[child] += share
             else:
-                for j in range(count):
-                    target[kids[j]] += share / count
+                for i in range(count):
+                    target[kids[i]] += share / count
         ended[1] += stuck
         if per_board:
             ends[s] += stuck
