@@ -122,7 +122,7 @@ def reference_seconds(rules: Rules, objective: str, exact: bool = False) -> floa
 
 def python_games(rules: Rules, games: int, seed: int) -> float:
     """Baseline: the same optimal policy played one game at a time in plain Python; seconds per game."""
-    table = solve(rules, "win").sigma
+    table = solve(rules, "win").move_masks()  # bit-masks by board and roll total
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for _ in range(games):
@@ -228,6 +228,76 @@ def compare_paths(cases: list[tuple[int, int, int, bool]], rounds: int) -> tuple
     return lines, records
 
 
+# Whole commands, as a user runs them: (the stb arguments, the plain loop's game (tiles, dice) it is held to or None,
+# the peak memory it must stay under, GB)
+COMMANDS = [
+    (["solve", "--tiles", "22", "--dice", "4", "--objective", "remaining-sum", "--json"], (22, 4), 1.0),
+    (["solve", "--tiles", "24", "--json"], (24, 2), 0.6),
+    (["solve", "--tiles", "24", "--dice", "4", "--json"], (24, 4), 1.0),
+    (["distribution", "--of", "rolls", "--tiles", "24", "--tie-break", "random", "--json"], None, 1.0),
+    (["solve", "--tiles", "20", "--policy", "most-options", "--json"], None, 1.0),
+]
+QUICK_COMMANDS = [COMMANDS[0], (["solve", "--tiles", "20", "--json"], (20, 2), 0.6)]
+
+
+def command_run(arguments: list[str]) -> dict:
+    """One ``stb`` command in a fresh process, as a user runs it: wall seconds (start-up, imports and output included)
+    and the process's peak memory."""
+    import os
+
+    stb = Path(sys.executable).with_name("stb")
+    start = time.perf_counter()
+    child = subprocess.Popen([str(stb), *arguments], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"stb {' '.join(arguments)} failed")
+    return {"seconds": seconds, "peak_gb": usage.ru_maxrss / 1024**2}
+
+
+def compare_commands(commands, rounds: int) -> list[str]:
+    """Each whole command against the plain serial loop on the same game (the target: at most 1.5 x its sweep plus one
+    second of start-up) and its memory target -- the numbers a user sees, not the library's."""
+    lines = []
+    for arguments, game, memory in commands:
+        runs = [command_run(arguments) for _ in range(rounds)]
+        seconds, peak = statistics.median(r["seconds"] for r in runs), max(r["peak_gb"] for r in runs)
+        note = f"peak memory {peak:.2f} GB (target < {memory:g} GB: {'met' if peak < memory else 'NOT met'})"
+        if game:
+            plain = plain_loop(game[0], 1, game[1], 6)["seconds"]
+            limit = 1.5 * plain + 1.0
+            note = (f"plain loop {plain:.2f} s, target <= 1.5 x that + 1 s = {limit:.2f} s: "
+                    f"{'met' if seconds <= limit else 'NOT met'}; " + note)
+        lines.append(row(f"stb {' '.join(arguments)} (whole command)", seconds, rounds, None, note))
+        print(lines[-1], flush=True)
+    return lines
+
+
+def sigma_cost(rounds: int) -> str:
+    """What recording the move table costs the compiled solve: the same solve with and without it, in process."""
+    from stb_core import compiled
+    from stb_core.choice import get_tie_break
+    from stb_core.objectives import get_objective
+    from stb_core.policies import OPTIMAL
+
+    game = game_of(Rules(tiles=20))
+    ranking, objective = OPTIMAL.ranking(game, get_tie_break("canonical")), get_objective("remaining-sum")
+    compiled.solve_values(game, objective, ranking)  # kernels loaded
+    times = {record: statistics.median(
+        _timed(lambda r=record: compiled.solve_values(game, objective, ranking, record=r)) for _ in range(rounds))
+        for record in (False, True)}
+    extra = times[True] - times[False]
+    return row("N=20 move table recorded by the compiled solve", times[True], rounds, None,
+               f"without recording {times[False] * 1000:,.0f} ms: the table costs {extra / times[False]:+.0%} of the "
+               f"solve (target < 25%), and nothing more when asked for")
+
+
+def _timed(work) -> float:
+    start = time.perf_counter()
+    work()
+    return time.perf_counter() - start
+
+
 def save_solve_times(records: list[dict]) -> None:
     """The path comparison as a small table for the report (notebook 06 shows it): what was measured, where
     and when. Written by full runs only (``--quick`` skips N=24)."""
@@ -290,6 +360,9 @@ def main() -> None:
         (20, 2, 20, False)]
     path_lines, records = compare_paths(cases, min(rounds, 3))
     lines += path_lines
+    lines += compare_commands(QUICK_COMMANDS if args.quick else COMMANDS, min(rounds, 3))
+    lines.append(sigma_cost(rounds))
+    print(lines[-1], flush=True)
     if not args.quick:
         save_solve_times(records)
 

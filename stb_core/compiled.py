@@ -170,16 +170,16 @@ def _dummy_table(game: Game) -> np.ndarray:
 
 
 # -- the three passes ------------------------------------------------------------------------------------------------
-def solve_values(game: Game, objective, ranking: Ranking, progress=None):
+def solve_values(game: Game, objective, ranking: Ranking, progress=None, record: bool = True):
     """``(values, dice, sigma)`` of ``ranking`` judged by ``objective``, in one pass: ``sigma`` the move table played
-    (None for a mixture, or a table above ``SIGMA_BYTES``)."""
+    (None for a mixture, a table above ``SIGMA_BYTES``, or when not ``record``: ``make bench`` times both)."""
     kernels, moves = _kernels(), moves_of(game)
     values = np.asarray(objective.values(game), dtype=float)
     if not values.flags.writeable or not values.flags.c_contiguous:
         values = np.array(values)
     one_die = game.rules.has_one_die_rule
     dice = np.empty(game.states if one_die else 1, dtype=np.int8)  # without a one-die rule, all the dice everywhere
-    record = not ranking.mix and ranking.table is None and sigma_fits(game)
+    record = record and not ranking.mix and ranking.table is None and sigma_fits(game)
     if ranking.table is not None:
         sigma = ranking.table
     else:
