@@ -16,7 +16,6 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from . import __version__
 from .boards import board_mask, layout_of, parse_tiles
 from .choice import TIE_BREAKS
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
@@ -178,10 +177,21 @@ def _open_flag() -> argparse.ArgumentParser:
     return shared
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed package's version, read only when asked for (reading it costs every other
+    command a fortieth of a second)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import stb_core
+
+        print(f"{parser.prog} {stb_core.__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser: one subcommand per question."""
     parser = _Parser(prog=program_name(), description="Shut the Box, solved exactly.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
                                      metavar="{solve,advise,distribution,counts,simulate,players}")
     single = [_rule_flags(), _play_flags(), _open_flag()]
