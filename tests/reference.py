@@ -210,6 +210,8 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
             return -len(move)
         if policy == "most-tiles":
             return len(move)
+        if policy == "largest-number":  # the move's largest tile alone (chapter 8's TopDown and "largest number")
+            return max(values_of(move))
         if policy == "most-options":
             return sum(1 for o in all_outcomes if moves(rules, after, o))
         if policy == "sequence-count":

@@ -122,33 +122,66 @@ def test_source_004_order_ties_and_tables():
 
 
 # -- chapter 8's own rules of thumb and measures, against plain versions ------------------------------------------
-def test_most_throws_is_the_simulator_s_rule_by_the_reference():
-    """andy327's "Most Options" written out plainly (the most of the 36 throws left playable, then the highest
-    tile, then the fewest tiles; the first such move in canonical order) and valued by the reference solver, equals
-    chapter 8's ``most-throws`` key, for the win and the sum, on small boards."""
+def test_most_throws_is_the_simulator_s_rule_as_committed_by_the_reference():
+    """andy327's "Most Options" written out plainly as its code stood when its README printed 6.757% (each move scored
+    by the throws still playable from the full board less the move -- ``allTiles -- combo``, not the board in play
+    --, then the highest tile, then the fewest tiles; the first such move in canonical order) and valued by the
+    reference solver, equals chapter 8's ``most-throws``; the same rule on the board in play equals the chapter's
+    ``MOST_THROWS_ON_THE_BOARD``; for the win and the sum, on small boards."""
     import itertools
 
     from reference import moves, outcomes, reference_value
 
     from stb_core import Rules, evaluate
-    from stb_core.sources.in_print import policy_of
+    from stb_core.sources.in_print import MOST_THROWS_ON_THE_BOARD, policy_of
 
     for rules in (Rules(tiles=5), Rules(tiles=6), Rules(tiles=6, sides=4)):
         throws = list(itertools.product(range(1, rules.sides + 1), repeat=rules.dice))
         totals = set(outcomes(rules, rules.dice))
+        every = frozenset(range(1, rules.tiles + 1))
 
         def playable(open_tiles, rules=rules, throws=throws, totals=totals):
             return sum(1 for t in throws if sum(t) in totals and moves(rules, frozenset(open_tiles), sum(t)))
 
-        def rule(open_tiles, roll, options, playable=playable):
-            def rank(m):
-                return (playable(set(open_tiles) - set(m)), max(m), -len(m))
-            best = max(rank(m) for m in options)
-            return min(m for m in options if rank(m) == best)
+        def rule(on_the_board: bool):
+            def play(open_tiles, roll, options):
+                def rank(m):
+                    left = (set(open_tiles) if on_the_board else every) - set(m)
+                    return (playable(left), max(m), -len(m))
+                best = max(rank(m) for m in options)
+                return min(m for m in options if rank(m) == best)
+            return play
 
         for objective in ("win", "remaining-sum"):
-            engine = evaluate(rules, objective, policy_of("most-throws")).value()
-            assert float(engine) == pytest.approx(float(reference_value(rules, objective, rule)), rel=1e-12)
+            for policy, on_the_board in ((policy_of("most-throws"), False), (MOST_THROWS_ON_THE_BOARD, True)):
+                engine = evaluate(rules, objective, policy).value()
+                plain = reference_value(rules, objective, rule(on_the_board))
+                assert float(engine) == pytest.approx(float(plain), rel=1e-12), (rules, objective, on_the_board)
+
+
+@pytest.mark.parametrize("tie_break", ["canonical", "random"])
+def test_a_move_holding_the_largest_tile_by_the_reference(tie_break):
+    """arcini's "TopDown" (the moves sorted by their largest tile alone, stably over the lexicographic order: the
+    first played) and heathhenley's "option containing the largest number" (one of those moves at random): chapter
+    8's ``largest-number`` with either tie-break against the reference's own ranking by the largest tile."""
+    from reference import reference_values
+
+    from stb_core import Rules, evaluate
+    from stb_core.sources.in_print import policy_of
+
+    for rules in (Rules(tiles=6), Rules(tiles=7, sides=4)):
+        for objective in ("win", "remaining-sum"):
+            engine = evaluate(rules, objective, policy_of("largest-number"), tie_break=tie_break, exact=True)
+            reference = reference_values(rules, objective, "largest-number", tie_break=tie_break)
+            assert engine.value() == reference(frozenset(range(1, rules.tiles + 1))), (rules, objective)
+    # where it differs from the literature's largest tile first: {1, 2, 9} before {3, 9} for a roll of 12
+    from stb_core import legal_moves
+    from stb_core.boards import board_mask
+
+    rules, board = Rules(tiles=12), board_mask(range(1, 10))
+    assert {(1, 2, 9), (3, 9)} <= set(legal_moves(rules, board, 12))
+    assert evaluate(rules, "win", policy_of("largest-number")).played([board], 12)[0] == board_mask([1, 2, 9])
+    assert evaluate(rules, "win", "largest-tile").played([board], 12)[0] == board_mask([3, 9])
 
 
 def test_head_to_head_and_playable_pairs_by_plain_recursion():

@@ -356,14 +356,19 @@ def publish(job: Job, folder: Path) -> None:
 # -- rendering --------------------------------------------------------------------------------------------
 def claims_table(claims: list[dict], caption: str, up: str = "") -> str:
     """A table of claims (one row per distinct claim: what the source printed, what is computed now, the
-    verdict), with each cell labelled, so that on a phone every row reads as a card with its value and verdict."""
+    verdict), with each cell labelled, so that on a phone every row reads as a card with its value and verdict;
+    where the claims come from several write-ups, each claim names its own."""
+    several = len({c.get("by", "") for c in claims}) > 1
     head = "<thead><tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr></thead>"
     rows = "".join(
-        f'<tr><td>{html.escape(c["claim"])}</td>'
+        f'<tr><td>{html.escape(c["claim"])}'
+        + (f'<span class="stb-by">{html.escape(c["by"])}</span>' if several and c.get("by") else "") + '</td>'
         f'<td data-label="published">{html.escape(c["published"])}</td>'
         f'<td data-label="computed now">{html.escape(c["computed"])}</td>'
         f'<td data-label="verdict" class="stb-mark {"stb-bad" if c["mark"] == "✗" else "stb-good"}">'
-        f'{c["mark"]} {html.escape(c["verdict"])}</td></tr>'
+        f'{c["mark"]} {html.escape(c["verdict"])}'
+        + (f'<span class="stb-allowance">{html.escape(c["allowance"])}</span>' if c.get("allowance") else "")
+        + '</td></tr>'
         for c in claims)
     return (f'<div class="stb-table-wrap"><table class="stb-table stb-claims"><caption>{html.escape(caption)}'
             f'</caption>{head}<tbody>{rows}</tbody></table></div>')
@@ -385,12 +390,8 @@ def opening_box(record: dict | None, job: Job) -> str:
             parts.append('<p class="stb-verdict-line">This run’s parameters are not the source’s game, so none of its '
                          'published figures applies; the checks at the end say which.</p>')
         else:
-            counts = record["counts"]
             parts.append(f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
-                         f'{html.escape(record["verdict"].capitalize())}</span> {counts["reproduced"]} of its '
-                         f'{many(len(record["claims"]), "claim")} reproduced or confirmed, '
-                         f'{many(counts["off"], "published figure")} off, {many(counts["contradicted"], "claim")} '
-                         f'contradicted.</p>')
+                         f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
             wrong = [c for c in record["claims"] if c["mark"] == "✗"]
             right = [c for c in record["claims"] if c["mark"] != "✗"]
             if wrong:
@@ -402,6 +403,20 @@ def opening_box(record: dict | None, job: Job) -> str:
         items = "".join(f"<li>{prose_inline(text)}</li>" for text in record["findings"])
         parts.append(f'<h2 class="stb-opening-title" id="results">What this chapter finds</h2><ul>{items}</ul>')
     return f'<section class="stb-opening">{"".join(parts)}</section>' if parts else ""
+
+
+def tally(record: dict) -> str:
+    """``12 claims: 9 reproduced or confirmed, 1 corrected by the source, 2 figures off, no statement
+    contradicted``: a chapter's claims by verdict, from its record."""
+    counts = record["counts"]
+    parts = [f"{counts['reproduced']} reproduced or confirmed"]
+    if counts.get("corrected"):
+        parts.append(f"{counts['corrected']} corrected by the source")
+    parts.append(f"{many(counts['off'], 'figure')} off")
+    parts.append(f"{many(counts['contradicted'], 'statement')} contradicted")
+    if counts.get("cannot_compare"):
+        parts.append(f"{counts['cannot_compare']} that cannot be compared")
+    return f"{many(len(record['claims']), 'claim')}: " + ", ".join(parts)
 
 
 def _slug(text: str) -> str:
@@ -512,6 +527,7 @@ def site_environment():
     environment.filters["many"] = many
     environment.filters["slug"] = _slug
     environment.globals["claims_table"] = lambda claims, caption: Markup(claims_table(claims, caption))
+    environment.globals["tally"] = tally
     return environment
 
 
@@ -560,12 +576,14 @@ def identity() -> dict:
 
 def write_index() -> None:
     """``report/index.html`` from the catalogue and the chapters' records (nothing written by hand)."""
-    from .checks import STANDARD
+    from .checks import STANDARD, full_reference, load_published
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
+    cited = dict.fromkeys(load_published("08-in-print")["source"])
     write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
                     chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
-                    abstract=abstract(records), identity=identity(), standard=STANDARD)
+                    abstract=abstract(records), identity=identity(), standard=STANDARD,
+                    references=[{"key": key, "cite": full_reference(key)} for key in cited])
 
 
 def write_appendices() -> None:
@@ -647,7 +665,7 @@ def abstract(records: dict) -> list[str]:
         record = records.get(stem) or {}
         return record.get("headline", {}).get(key, "…")
 
-    counts = {"reproduced": 0, "off": 0, "contradicted": 0}
+    counts = {"reproduced": 0, "corrected": 0, "off": 0, "contradicted": 0}
     claims, refuted, checked = 0, 0, 0
     analyses, printed = 0, 0  # sources that are one analysis each; figures collected from many (chapter 8)
     for c in CHAPTERS:
@@ -660,7 +678,7 @@ def abstract(records: dict) -> list[str]:
             checked += 1
             claims += len(record["claims"])
             for k in counts:
-                counts[k] += record["counts"][k]
+                counts[k] += record["counts"].get(k, 0)
             refuted += record["counts"]["contradicted"] > 0
     more = f", and {printed} further printed figures about its variants and rules of thumb," if printed else ""
     return [
@@ -673,7 +691,8 @@ def abstract(records: dict) -> list[str]:
         f"shut, and leaves {value('05-expected-cost-mdp', 'expected sum left')} open on average when playing "
         f"for the lowest sum.",
         f"Of the sources' {claims} distinct published claims, {counts['reproduced']} are reproduced or confirmed, "
-        f"{many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} off and "
+        + (f"{many(counts['corrected'], 'figure')} corrected by the source itself, " if counts['corrected'] else "")
+        + f"{many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} off and "
         f"{many(counts['contradicted'], 'statement')} {'is' if counts['contradicted'] == 1 else 'are'} "
         f"contradicted: in {refuted} of the {checked} chapters that check sources, a statement is refuted by the "
         f"exact solution.",

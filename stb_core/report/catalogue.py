@@ -26,6 +26,7 @@ class Source:
     address: str
     rules: str
     citation: str
+    bibkey: str = ""  # its key in the write-up kit's BibTeX file
 
     def cite(self) -> str:
         """"Title", author (date) -- the parts that are known."""

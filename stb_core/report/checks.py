@@ -2,55 +2,50 @@
 
 ``data/published/<stem>.csv`` lists them, one row each, with its citation:
 
-* ``claim_id``: the distinct claim a row belongs to -- a figure and its rounded or boxed restatements, or a
-  simulated rate and the exact value it stands for, are one claim (the index's verdict sheet has a row per claim);
-* ``kind``: ``figure`` (a number, list or set the source computed; compared within ``tolerance`` or exactly)
-  or ``statement`` (a claim the source makes, which the notebook tests and reports as holding or not);
-* ``unit``: how the figure reads -- ``probability`` (written as a percentage at the printed precision: 0.0388 is
-  3.88%, the same style as every probability of the report), ``percent``, or empty (as printed);
-* ``expected``: what this notebook says about the claim on the source's own game -- ``holds`` (it reproduces
-  the figure, or confirms the statement) or ``fails`` (it shows the source wrong: a finding).
+* ``claim_id``: the distinct claim a row belongs to -- a figure and its rounded or boxed restatements are one claim
+  (the index's verdict sheet has a row per claim);
+* ``kind``: ``figure`` (a number, list or set the source computed) or ``statement`` (a claim the source makes,
+  which the notebook tests and reports as holding or not);
+* ``published``, ``unit`` (``probability``: printed as a fraction of 1 and shown as a percentage at the printed
+  precision, 0.0388 is 3.88%; ``percent``; or empty), and how the source obtained the figure -- ``method``
+  (``exact``, ``approximate``, ``simulated`` with its ``games``, ``test`` with its ``delta``), ``truncated`` when
+  it cut digits off, and a later figure of the same source (``corrected``, ``corrected_citation``): what
+  :func:`stb_core.sources.verdicts.judge` reads, never a tolerance set by hand;
+* ``same_as``: ``<stem>:<key>`` -- the figure is another page's, judged there and here alike (one home each);
+* ``expected``: what this notebook says about the claim on the source's own game -- ``holds`` (it reproduces the
+  figure, or confirms the statement) or ``fails`` (it shows the source wrong: a finding);
+* ``source`` (the key of its write-up in ``sources.csv`` or ``references.csv``) and ``citation``.
 
-**How a claim is judged** (:data:`STANDARD`, printed on the index): one standard for every source.
-
-Verdicts: a figure is **reproduced** (✓) or **off** (✗: the source printed another value; the right one is
-shown beside it); a statement **holds** (✓) or is **contradicted** (✗). A ✗ is a finding about the source, not
-a failure of the build: the build fails only where the engine disagrees with a claim the notebook says it
-reproduces (``expected = holds``), as :class:`ReproductionError`. Simulations checked against exact values
-are statistical: a value outside its 95% interval is a warning with its z-score (it happens one time in
-twenty), a failure only beyond ``Z_FAIL`` standard errors.
+**How a claim is judged** (:data:`STANDARD`, printed on the index): :mod:`stb_core.sources.verdicts`, one rule for
+every source. A figure is **reproduced**, **corrected by the source**, **off** (the right value beside it) or
+**cannot compare**; a statement **holds** or is **contradicted**. A ✗ is a finding about the source, not a failure
+of the build: the build fails only where the engine disagrees with a claim the notebook says it reproduces
+(``expected = holds``), as :class:`ReproductionError`. The page's own simulations, checked against exact values,
+are statistical: a value outside its 95% interval is a warning with its z-score (it happens one time in twenty), a
+failure only beyond ``Z_FAIL`` standard errors; they are checks of the engine, never evidence for a source.
 """
 
 from __future__ import annotations
 
+import csv
 import json
-import math
 import re
 from dataclasses import dataclass, field
-from fractions import Fraction
+from functools import cache
 
 import pandas as pd
 
+from ..sources.findings import Computed
+from ..sources.verdicts import CANNOT, CORRECTED, OFF, STANDARD, judge, printed_of  # noqa: F401 (the index)
 from ..sources.words import minus as _minus
 from .paths import PUBLISHED_DIR, data_dir, output_root, write_text
 
 PASS, FAIL, NOT_APPLICABLE, WARN = "✓", "✗", "–", "⚠"
-from ..sources.findings import RULE_OF_THUMB_PERCENT  # noqa: E402 -- a rule of thumb holds within this % of the optimum
-
-STANDARD = (
-    "A published figure is reproduced when the exact value, written at the source's precision, equals the printed "
-    "one; otherwise the source's figure is off, and the right value is shown beside it. A statement holds when the "
-    "exact solution confirms it as the source means it, with the source's own qualifications, and is contradicted "
-    "when the exact solution refutes it. Advice offered as a rule of thumb is judged as one: it holds when a "
-    f"player following it keeps within {RULE_OF_THUMB_PERCENT:g}% of the best possible result, and is contradicted "
-    "when it loses more, or when the source calls it optimal and it is not.")
-VERDICTS = {
-    ("figure", True): "reproduced",
-    ("figure", False): "the source's figure is off",
-    ("statement", True): "holds",
-    ("statement", False): "contradicted",
-}
 Z_FAIL = 6.0  # a simulation this many standard errors from the exact value is an engine error, not chance
+COLUMNS = ("key", "claim_id", "role", "kind", "claim", "published", "unit", "method", "games", "delta", "truncated",
+           "corrected", "corrected_citation", "same_as", "expected", "source", "citation")
+SHARED = ("published", "unit", "method", "games", "delta", "truncated", "corrected", "corrected_citation", "source",
+          "citation")  # what a same_as row takes from its one home
 
 
 class ReproductionError(AssertionError):
@@ -58,13 +53,58 @@ class ReproductionError(AssertionError):
 
 
 def load_published(stem: str) -> pd.DataFrame:
-    """The figures and statements a source published, with their citations: ``data/published/<stem>.csv``."""
+    """The figures and statements a source published, with their citations: ``data/published/<stem>.csv``; a row
+    that is the ``same_as`` another page's takes that row's figure, method and citation."""
+    table = _read(stem)
+    for i, row in table.iterrows():
+        if row["same_as"]:
+            other_stem, _, other_key = row["same_as"].partition(":")
+            home = _read(other_stem).set_index("key").loc[other_key]
+            for column in SHARED:
+                table.at[i, column] = home[column]
+    return table
+
+
+def _read(stem: str) -> pd.DataFrame:
     table = pd.read_csv(PUBLISHED_DIR / f"{stem}.csv", dtype=str, keep_default_na=False)
-    missing = {"key", "claim_id", "role", "kind", "claim", "published", "unit", "tolerance", "expected",
-               "citation"} - set(table.columns)
+    missing = set(COLUMNS) - set(table.columns)
     if missing:
         raise ValueError(f"data/published/{stem}.csv lacks the columns {sorted(missing)}")
     return table
+
+
+@cache
+def references() -> dict[str, dict]:
+    """Every write-up a figure may come from, by key: the five sources (``sources.csv``) and the further write-ups
+    of chapter 8 (``references.csv``), each with its author, title, year and address."""
+    out = {}
+    with open(PUBLISHED_DIR / "sources.csv", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["bibkey"]:
+                out[row["bibkey"]] = {"key": row["bibkey"], "author": row["author"], "title": row["title"],
+                                      "year": row["date"], "address": row["address"], "published_in": ""}
+    with open(PUBLISHED_DIR / "references.csv", encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            out[row["key"]] = dict(row)
+    return out
+
+
+def short_reference(key: str) -> str:
+    """``Andres Perez (2025), “Shut The Box – Scala Simulation with Strategy”``: who printed a figure, briefly."""
+    ref = references().get(key)
+    if ref is None:
+        return ""
+    year = ref["year"] if ref["year"][:1].isdigit() and len(ref["year"]) == 4 else ""
+    who = ref["author"] if not ref["author"].startswith(("not stated", "author not stated")) else "author not stated"
+    return f"{who}{f' ({year})' if year else ''}, “{ref['title']}”"
+
+
+def full_reference(key: str) -> str:
+    """A write-up in full for a reference list: author (year), “title”, where, address, and what was read."""
+    ref = references()[key]
+    where = f", {ref['published_in']}" if ref.get("published_in") else ""
+    note = f"; {ref['note']}" if ref.get("note") else ""
+    return f"{short_reference(key)}{where}, {ref['address']}{note}"
 
 
 def decimals(text: str) -> int | None:
@@ -78,40 +118,12 @@ def as_read(text: str, unit: str) -> str:
     (``0.0388`` -> ``3.88%``), a percentage with its sign, a large integer with thousands separators; else as it
     is."""
     text = text.strip()
-    places = decimals(text)
+    places = decimals(text.replace(",", ""))
     if unit == "probability" and places is not None:
-        return _minus(f"{100 * float(text):,.{max(places - 2, 0)}f}%")
+        return _minus(f"{100 * float(text.replace(',', '')):,.{max(places - 2, 0)}f}%")
     if unit == "percent" and places is not None:
-        return text + "%"
+        return text + ("" if text.endswith("%") else "%")
     return _pretty(text)
-
-
-def shown_like(published: str, value, unit: str = "") -> str:
-    """``value`` written at the published figure's precision: the same decimals, the same denominator for
-    a fraction (``168/1296`` beside ``169/1296``), thousands separators for integers; text as it is; a probability
-    as a percentage (see :func:`as_read`)."""
-    text = published.strip()
-    if unit in ("probability", "percent") and decimals(text) is not None and not isinstance(value, str | bool):
-        return as_read(f"{float(value):.{decimals(text)}f}", unit)
-    if isinstance(value, bool) or isinstance(value, str):
-        return str(value)
-    if re.fullmatch(r"\d+/\d+", text):
-        denominator = int(text.split("/")[1])
-        scaled = Fraction(value).limit_denominator(10**12) * denominator
-        return f"{scaled.numerator}/{denominator}" if scaled.denominator == 1 else str(Fraction(value))
-    places = decimals(text)
-    if places is None:
-        return str(value)
-    if places == 0 and float(value) == round(float(value)):
-        return _minus(f"{int(round(float(value))):,}")
-    return _minus(f"{float(value):,.{places}f}")
-
-
-def _published_number(text: str) -> float | None:
-    try:
-        return float(Fraction(text.strip()))
-    except (ValueError, ZeroDivisionError):
-        return None
 
 
 @dataclass(frozen=True)
@@ -126,11 +138,12 @@ class Result:
     unit: str
     published: str
     computed: str
-    tolerance: str
+    allowance: str
     mark: str
     verdict: str
     expected: str
     citation: str
+    source: str = ""
     z: float | None = None
 
     @property
@@ -139,9 +152,19 @@ class Result:
         return self.expected == "holds" and self.mark == FAIL
 
 
+def _printed_text(row) -> str:
+    """The figure as the page prints it: as read, and a later figure of the source beside it."""
+    if row.kind == "statement":
+        return "stated"
+    text = as_read(row.published, row.unit)
+    if row.corrected:
+        text += f" (first printed); {as_read(row.corrected, row.unit)} (printed later)"
+    return text
+
+
 @dataclass
 class Checks:
-    """The checks of one run: published claims (``add``), statistical comparisons (``chance``), and their
+    """The checks of one run: published claims (``compare``), statistical comparisons (``chance``), and their
     table and record for the index."""
 
     stem: str
@@ -149,30 +172,35 @@ class Checks:
     results: list[Result] = field(default_factory=list)
 
     def compare(self, computed: dict) -> Checks:
-        """Compare every published row with ``computed[key]``: a number, text, or for a statement a pair
-        ``(holds: bool, evidence: str)``. A key left out (or ``applicable=False``: parameters that are not
-        the source's game) is "not applicable"."""
+        """Compare every published row with ``computed[key]``: a value or a :class:`Computed`, or for a statement a
+        pair ``(holds: bool, evidence: str)``. A key left out (or ``applicable=False``: parameters that are not the
+        source's game) is "not applicable"."""
         published = load_published(self.stem)
         unknown = set(computed) - set(published["key"])
         if unknown:
             raise KeyError(f"no published claim with key(s) {sorted(unknown)} in {self.stem}.csv")
         for row in published.itertuples(index=False):
+            common = dict(key=row.key, kind=row.kind, claim=row.claim, claim_id=row.claim_id, role=row.role,
+                          unit=row.unit, published=_printed_text(row), expected=row.expected, citation=row.citation,
+                          source=row.source)
             if not self.applicable or row.key not in computed:
-                self.results.append(Result(row.key, row.kind, row.claim, row.claim_id, row.role, row.unit,
-                                           row.published, "",
-                                           row.tolerance, NOT_APPLICABLE, "not applicable to these parameters",
-                                           row.expected, row.citation))
+                self.results.append(Result(**common, computed="", allowance="", mark=NOT_APPLICABLE,
+                                           verdict="not applicable to these parameters"))
                 continue
             value = computed[row.key]
             if row.kind == "statement":
                 holds, evidence = value
-                ok, shown = bool(holds), str(evidence)
-            else:
-                ok, shown = _matches(row.published, value, row.tolerance), shown_like(row.published, value, row.unit)
-            self.results.append(Result(row.key, row.kind, row.claim, row.claim_id, row.role, row.unit,
-                                       row.published, shown,
-                                       row.tolerance, PASS if ok else FAIL, VERDICTS[row.kind, ok], row.expected,
-                                       row.citation))
+                self.results.append(Result(**common, computed=str(evidence), allowance="",
+                                           mark=PASS if holds else FAIL,
+                                           verdict="holds" if holds else "contradicted"))
+                continue
+            value = value if isinstance(value, Computed) else Computed(value)
+            found = judge(printed_of(row), value.value, value.sd, value.shown)
+            shown = found.shown if value.shown is not None or row.unit != "probability" else as_read(found.shown,
+                                                                                                      row.unit)
+            self.results.append(Result(**common, computed=shown or found.reason, allowance=found.allowance,
+                                       mark=FAIL if found.verdict == OFF else NOT_APPLICABLE
+                                       if found.verdict == CANNOT else PASS, verdict=found.verdict))
         return self
 
     def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float,
@@ -187,7 +215,7 @@ class Checks:
         verdict = ("exact value inside the 95% interval" if inside else
                    "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else " (chance: 1 run in 20)"))
         self.results.append(Result("", "simulation", claim, "", "", "", show(exact), f"{show(simulated)} ({show(low)} "
-                                   f"to {show(high)})", "95% interval", mark, verdict, "holds", "", z))
+                                   f"to {show(high)})", "95% interval", mark, verdict, "holds", "", z=z))
         return self
 
     def invariant(self, claim: str, value: str, holds: bool) -> Checks:
@@ -198,9 +226,9 @@ class Checks:
 
     # -- summaries ------------------------------------------------------------------------------------
     def claims(self) -> list[dict]:
-        """The distinct claims of the source (rows of one ``claim_id`` together: a figure and its restatements, a
-        simulated rate and its exact value): the first row's claim, every printed figure and the figure computed
-        now, and one verdict -- the failing row's if one fails."""
+        """The distinct claims of the source (rows of one ``claim_id`` together: a figure and its restatements): the
+        first row's claim, every printed figure and the figure computed now, who printed it, and one verdict -- the
+        failing row's if one fails."""
         groups: dict[str, list[Result]] = {}
         for r in self.results:
             if r.kind in ("figure", "statement"):
@@ -208,56 +236,58 @@ class Checks:
         out = []
         for claim_id, rows in groups.items():
             failing = next((r for r in rows if r.mark == FAIL), None)
+            main = failing or rows[0]
             mark = FAIL if failing else (NOT_APPLICABLE if all(r.mark == NOT_APPLICABLE for r in rows) else PASS)
-            main = rows[0]
 
             def each(text: str, r: Result, several: bool = len(rows) > 1) -> str:
                 return f"{text} ({r.role})" if r.role and several else text
 
-            printed = "stated" if main.kind == "statement" else "; ".join(each(as_read(r.published, r.unit), r)
-                                                                          for r in rows)
+            printed_ = "stated" if main.kind == "statement" else "; ".join(each(r.published, r) for r in rows)
             computed = [r for r in rows if r.computed]
             same = len({r.computed for r in computed}) == 1  # one quantity printed twice: its value once
             shown = computed[0].computed if same else "; ".join(each(r.computed, r) for r in computed)
-            out.append({"claim_id": claim_id, "kind": main.kind, "claim": main.claim, "published": printed,
-                        "computed": shown, "mark": mark,
-                        "verdict": (failing or main).verdict, "rows": len(rows), "citation": main.citation})
+            out.append({"claim_id": claim_id, "kind": main.kind, "claim": rows[0].claim, "published": printed_,
+                        "computed": shown, "mark": mark, "verdict": main.verdict, "allowance": main.allowance,
+                        "rows": len(rows), "source": rows[0].source, "by": short_reference(rows[0].source),
+                        "citation": rows[0].citation})
         return out
 
     def counts(self) -> dict[str, int]:
-        """How many distinct claims were reproduced (or hold), are off, contradicted, not applicable; warnings."""
+        """How many distinct claims were reproduced (or hold), corrected by the source, off, contradicted, could not
+        be compared, are not applicable; warnings."""
         claims = self.claims()
         return {
-            "reproduced": sum(c["mark"] == PASS for c in claims),
+            "reproduced": sum(c["mark"] == PASS and c["verdict"] != CORRECTED for c in claims),
+            "corrected": sum(c["verdict"] == CORRECTED for c in claims),
             "off": sum(c["kind"] == "figure" and c["mark"] == FAIL for c in claims),
             "contradicted": sum(c["kind"] == "statement" and c["mark"] == FAIL for c in claims),
-            "not_applicable": sum(c["mark"] == NOT_APPLICABLE for c in claims),
+            "cannot_compare": sum(c["verdict"] == CANNOT for c in claims),
+            "not_applicable": sum(c["mark"] == NOT_APPLICABLE and c["verdict"] != CANNOT for c in claims),
             "warnings": sum(r.mark == WARN for r in self.results),
             "failed_checks": sum(r.mark == FAIL and r.kind in ("simulation", "invariant") for r in self.results),
         }
 
     def verdict(self) -> str:
-        """The page's verdict: reproduced; reproduced, the source's own figure is off; contradicted; or
-        not applicable (parameters off the source's game), or none (no source)."""
+        """The page's verdict: all reproduced; some figures off; a claim contradicted; not applicable (parameters off
+        the source's game); or none (no source)."""
         counts = self.counts()
         if not any(r.kind in ("figure", "statement") for r in self.results):
             return "no source"
-        if counts["not_applicable"] and not (counts["reproduced"] + counts["off"] + counts["contradicted"]):
+        if counts["not_applicable"] and not (counts["reproduced"] + counts["corrected"] + counts["off"]
+                                             + counts["contradicted"]):
             return "not applicable"
         if counts["contradicted"]:
-            return "contradicted"
+            return "a claim contradicted"
         if counts["off"]:
-            return "reproduced, the source's own figure is off"
-        return "reproduced"
+            return "some figures off"
+        return "all reproduced"
 
     def table(self) -> pd.DataFrame:
-        """The Checks table as the page shows it."""
-        return pd.DataFrame([{"claim": r.claim,
-                              "published": "stated" if r.kind == "statement" else (
-                                  as_read(r.published, r.unit) if r.kind == "figure" else r.published),
-                              "computed now": r.computed,
-                              "tolerance": _tolerance(r.tolerance, r.unit), "check": r.mark, "verdict": r.verdict}
-                             for r in self.results])
+        """The Checks table as the page shows it: each figure with who printed it, the figure computed now, the
+        allowance the verdict applied and the verdict."""
+        return pd.DataFrame([{"claim": r.claim, "printed by": short_reference(r.source), "published": r.published,
+                              "computed now": r.computed, "allowance": r.allowance, "check": r.mark,
+                              "verdict": r.verdict} for r in self.results])
 
     def raise_unexpected(self) -> None:
         """Raise :class:`ReproductionError` for every claim the notebook says holds but the engine does not
@@ -278,35 +308,6 @@ class Checks:
 def _pretty(published: str) -> str:
     text = published.strip()
     return f"{int(text):,}" if re.fullmatch(r"\d{4,}", text) else text
-
-
-def _tolerance(text: str, unit: str = "") -> str:
-    """How a tolerance reads: exact, ± a plain decimal (± 5 × 10⁻⁹ below 10⁻⁴; in percentage points for a
-    probability), or as given (a 95% interval)."""
-    if not text.strip():
-        return "exact"
-    try:
-        value = float(text)
-    except ValueError:
-        return text
-    if unit == "probability":
-        return _tolerance(repr(100 * value)) + " pp"
-    if 0 < value < 1e-4:
-        mantissa, exponent = f"{value:.0e}".split("e")
-        superscript = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
-        return f"±{mantissa} × 10{superscript}"
-    return "±" + f"{value:.12f}".rstrip("0").rstrip(".")
-
-
-def _matches(published: str, computed, tolerance: str) -> bool:
-    if tolerance.strip():
-        expected = _published_number(published)
-        try:
-            return expected is not None and math.isclose(expected, float(computed), rel_tol=0,
-                                                         abs_tol=float(tolerance))
-        except (TypeError, ValueError):
-            return False
-    return published.strip() == str(computed).strip()
 
 
 def write_record(run: str, record: dict) -> None:

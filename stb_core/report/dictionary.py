@@ -210,8 +210,12 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "second_wins": ("the chance the second player wins", P),
     # the checks
     "claim": ("the claim checked", TEXT), "published": ("the figure as the source printed it", TEXT),
-    "computed now": ("the figure the engine computes now", TEXT), "tolerance": ("the tolerance of the check", TEXT),
-    "check": ("✓ reproduced or holds, ✗ off or contradicted, – not applicable, ⚠ outside a 95% interval", TEXT),
+    "computed now": ("the figure the engine computes now", TEXT),
+    "allowance": ("how the verdict compared them, from how the source obtained its figure (exact at its precision, "
+                  "a simulation's 99.9% interval for its games, a unit test's own tolerance): see the index", TEXT),
+    "printed by": ("the write-up that printed the figure (author or site, title, year)", TEXT),
+    "check": ("✓ reproduced, corrected by the source or holds, ✗ off or contradicted, – not applicable or cannot "
+              "compare, ⚠ outside a 95% interval", TEXT),
     "verdict": ("the check's verdict in words", TEXT),
     # chapter 8: the game in print
     "expected_score": ("the least expected score: the sum left open (Double Shutter: the front row counting double)",
@@ -236,6 +240,19 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "tile": ("a tile, by its number", "tile number"),
     "tie_break": ("which of equally good moves is played: canonical (the lowest tiles), fewest-tiles, most-tiles or "
                   "random (each with the same chance)", TEXT),
+    "printed_by": ("the write-up that printed the figure: author or site, year where known, title", TEXT),
+    "measured": ("what the figure measures, in words", TEXT),
+    "computed_shown": ("the figure computed now, written as the source printed its figure (its decimals; a "
+                       "probability as a percentage)", TEXT),
+    "sd": ("the standard deviation of one game's outcome (the objective's value of its final board), for a value "
+           "(empty for a chance): what a simulated mean's standard error is made of", "as measured"),
+    "corrected_later": ("whether the thesis's second notebook prints the exact value", FLAG),
+    "exact_on_the_board": ("the same rule's exact chance of shutting the box when it scores the board in play", P),
+    "author": ("who wrote it, as the write-up gives it (or 'author not stated')", TEXT),
+    "title": ("its title", TEXT), "year": ("its year, where known", TEXT),
+    "published_in": ("where it was published", TEXT), "address": ("its address", TEXT),
+    "note": ("the files and commits read", TEXT), "figures": ("how many of its printed figures the chapter checks",
+                                                            COUNT),
 }
 
 BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meaning particular to that table
@@ -244,6 +261,7 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),
     ("simulation", "p_shut"): ("the share of simulated rounds the seat shut the box", P),
     ("hand-arithmetic", "p_win"): ("the chance of shutting the box from {4, 5}", P),
+    ("claims-computed", "play"): ("the rule of thumb or play, its tie-break, and what it plays for, in words", TEXT),
     ("simulated-rule", "printed"): ("the win rate the simulator printed", P),
     ("simulated-rule", "exact"): ("the rule's exact chance of shutting the box", P),
     ("simulated-rule", "standard_error"): ("the standard error of a win rate over that many games, at the exact "

@@ -253,8 +253,10 @@ class Page:
         table = self.checks.table()
         kinds = pd.Series([r.kind for r in self.checks.results], dtype=object)
         sourced = kinds.isin(["figure", "statement"]).to_numpy()
-        columns = {"claim": "claim", "published": "published", "computed now": "computed now",
-                   "tolerance": "tolerance", "check": "check", "verdict": "verdict"}
+        columns = {"claim": "claim", "printed by": "printed by", "published": "published",
+                   "computed now": "computed now", "allowance": "allowance", "check": "check", "verdict": "verdict"}
+        if table.loc[sourced, "printed by"].nunique() <= 1:  # one source: its name is the chapter's, once
+            columns.pop("printed by")
         if sourced.any():
             caption = ("Every published figure and statement of the source, against what the engine computes now"
                        if self.chapter.source else
@@ -264,9 +266,11 @@ class Page:
             own = set(kinds[~sourced])
             what = " and ".join([w for k, w in (("simulation", "simulations against the exact values"),
                                                 ("invariant", "invariants the numbers must satisfy")) if k in own])
+            own_columns = {**columns, "published": "exact value",
+                           "computed now": "computed now (a simulation: with its 95% interval)"}
+            own_columns.pop("printed by", None)
             self.table(table[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
-                       max_rows=None, columns={**columns, "published": "exact value",
-                                               "computed now": "computed now (a simulation: with its 95% interval)"})
+                       max_rows=None, columns=own_columns)
         written = {href.rsplit("/", 1)[-1].removesuffix(".csv") for kind, href in self.written if kind == "table"}
         unwritten = sorted({f"{fact.table}.csv" for finding in self.findings for fact in finding.facts
                             if fact.table and fact.table not in written})

@@ -164,6 +164,18 @@ class Table:
         return len(self.frame)
 
 
+@dataclass(frozen=True)
+class Computed:
+    """What the engine computes for a published figure (:mod:`stb_core.report.checks` judges it): the exact
+    ``value`` (a number -- a fraction of 1 for a percentage --, a Fraction, or a text), for a simulated mean the
+    exact standard deviation ``sd`` of one game's outcome, and optionally how to write it (``shown``); ``value``
+    None: the engine cannot compute it (``shown`` says why)."""
+
+    value: object
+    sd: float | None = None
+    shown: str | None = None
+
+
 def derived(name: str, derive: str, *facts: Fact) -> Fact:
     """A fact derived from others: ``difference``, ``ratio``, ``relation`` or ``equal``."""
     values = [f.value for f in facts]

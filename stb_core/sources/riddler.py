@@ -304,7 +304,7 @@ def _as_fraction(fact):
 def published_claims(rules: Rules, value: Part, statements: Part) -> dict:
     """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
     p_win = float(value["value-and-contrast"].set_index("one_die").loc[rules.one_die, "p_win"])
-    claims = {"value": p_win, "percent": 100 * p_win, "official": 100 * p_win, "states": rules.states}
+    claims = {"value": p_win, "percent": p_win, "official": p_win, "states": rules.states}  # one chance, as printed
     if "source-statements" in statements.tables:
         for row in statements["source-statements"].itertuples():
             claims[row.key] = (row.false_on == 0, f"false on {row.false_on} of the {row.boards} boards it covers")
