@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cost import ANNOUNCE_AFTER
-from ..sources.words import NUMBER_WORDS
+from ..sources.words import NUMBER_WORDS, digits
 from . import crossref, shell
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
@@ -363,8 +363,8 @@ def claims_table(claims: list[dict], caption: str, up: str = "") -> str:
     rows = "".join(
         f'<tr><td>{html.escape(c["claim"])}'
         + (f'<span class="stb-by">{html.escape(c["by"])}</span>' if several and c.get("by") else "") + '</td>'
-        f'<td data-label="published">{html.escape(c["published"])}</td>'
-        f'<td data-label="computed now">{html.escape(c["computed"])}</td>'
+        f'<td data-label="published">{html.escape(digits(c["published"]))}</td>'
+        f'<td data-label="computed now">{html.escape(digits(c["computed"]))}</td>'
         f'<td data-label="verdict" class="stb-mark {"stb-bad" if c["mark"] == "✗" else "stb-good"}">'
         f'{c["mark"]} {html.escape(c["verdict"])}'
         + (f'<span class="stb-allowance">{html.escape(c["allowance"])}</span>' if c.get("allowance") else "")

@@ -89,6 +89,18 @@ def references() -> dict[str, dict]:
     return out
 
 
+def brief_reference(key: str) -> str:
+    """``Andres Perez (2025)``; without an author, the title: who printed a figure, as a table cell names it (the
+    reference list has the rest)."""
+    ref = references().get(key)
+    if ref is None:
+        return ""
+    year = ref["year"] if ref["year"][:1].isdigit() and len(ref["year"]) == 4 else ""
+    if ref["author"].startswith(("not stated", "author not stated")):
+        return f"“{ref['title']}”" + (f" ({year})" if year else "")
+    return ref["author"] + (f" ({year})" if year else "")
+
+
 def short_reference(key: str) -> str:
     """``Andres Perez (2025), “Shut The Box – Scala Simulation with Strategy”``: who printed a figure, briefly."""
     ref = references().get(key)
@@ -248,7 +260,7 @@ class Checks:
             shown = computed[0].computed if same else "; ".join(each(r.computed, r) for r in computed)
             out.append({"claim_id": claim_id, "kind": main.kind, "claim": rows[0].claim, "published": printed_,
                         "computed": shown, "mark": mark, "verdict": main.verdict, "allowance": main.allowance,
-                        "rows": len(rows), "source": rows[0].source, "by": short_reference(rows[0].source),
+                        "rows": len(rows), "source": rows[0].source, "by": brief_reference(rows[0].source),
                         "citation": rows[0].citation})
         return out
 
@@ -285,7 +297,7 @@ class Checks:
     def table(self) -> pd.DataFrame:
         """The Checks table as the page shows it: each figure with who printed it, the figure computed now, the
         allowance the verdict applied and the verdict."""
-        return pd.DataFrame([{"claim": r.claim, "printed by": short_reference(r.source), "published": r.published,
+        return pd.DataFrame([{"claim": r.claim, "printed by": brief_reference(r.source), "published": r.published,
                               "computed now": r.computed, "allowance": r.allowance, "check": r.mark,
                               "verdict": r.verdict} for r in self.results])
 

@@ -261,6 +261,8 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),
     ("simulation", "p_shut"): ("the share of simulated rounds the seat shut the box", P),
     ("hand-arithmetic", "p_win"): ("the chance of shutting the box from {4, 5}", P),
+    ("claims-computed", "game"): ("the figure's game, its play and what it measures, in words (from the columns "
+                                  "beside it)", TEXT),
     ("claims-computed", "play"): ("the rule of thumb or play, its tie-break, and what it plays for, in words", TEXT),
     ("simulated-rule", "printed"): ("the win rate the simulator printed", P),
     ("simulated-rule", "exact"): ("the rule's exact chance of shutting the box", P),

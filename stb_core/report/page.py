@@ -187,6 +187,25 @@ class Page:
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
                                         max_rows=max_rows, csv_href=href, note=note, label=label)))
 
+    def references(self, table: pd.DataFrame, name: str = "references") -> None:
+        """A reference list: each write-up (``author``, ``year``, ``title``, ``published_in``, ``address``,
+        ``note``, ``figures``) as a numbered entry with its link, and the same list as ``data/<run>/<name>.csv``."""
+        self.schemas[name] = dictionary.describe(name, table)
+        save_table(table, self.run, name)
+        href = self.href(f"data/{self.run}/{name}.csv")
+        self.written.append(("table", href))
+        items = []
+        for row in table.itertuples(index=False):
+            who = row.author if row.year.startswith("not") else f"{row.author} ({row.year})"
+            link = (f' <a href="{html.escape(row.address)}">{html.escape(row.address)}</a>'
+                    if row.address.startswith("http") else "")
+            items.append(f'<li id="ref-{html.escape(row.key)}">{html.escape(who)}, “{html.escape(row.title)}”, '
+                         f'{html.escape(row.published_in)}.{link}'
+                         + (f" {html.escape(row.note[:1].upper() + row.note[1:])}." if row.note else "")
+                         + f" Figures checked here: {int(row.figures)}.</li>")
+        display(HTML(f'<ol class="stb-references">{"".join(items)}</ol><p class="stb-note">The same list as a '
+                     f'table: <a href="{href}">{name}.csv</a>.</p>'))
+
     def figure(self, fig, name: str, caption: str | Finding, alt: str | Finding) -> None:
         """Save ``fig`` (``figures/<run>/<name>.png/svg/pdf``), show it with its caption and alt text, close it. A
         caption or alt text that states a result is a :class:`Finding` (kept in the findings file)."""
@@ -261,7 +280,8 @@ class Page:
             caption = ("Every published figure and statement of the source, against what the engine computes now"
                        if self.chapter.source else
                        "Figures published by the sources that this page's tables contain, recomputed")
-            self.table(table[sourced], caption, "checks", max_rows=None, columns=columns, export=table)
+            self.table(table[sourced], caption, "checks", max_rows=None, columns=columns, export=table,
+                       formats={"published": present.digits, "computed now": present.digits})
         if (~sourced).any():
             own = set(kinds[~sourced])
             what = " and ".join([w for k, w in (("simulation", "simulations against the exact values"),

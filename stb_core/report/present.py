@@ -24,6 +24,7 @@ import pandas as pd
 from ..sources.words import (  # noqa: F401 -- the report's number formats, re-exported for the notebooks
     as_sets,
     compact,
+    digits,
     fraction,
     integer,
     number,

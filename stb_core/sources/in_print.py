@@ -209,11 +209,13 @@ def claims_table(published: pd.DataFrame) -> pd.DataFrame:
         board = parse_tiles(row.board, rules) if row.board else rules.full_board
         value = _measure(solution, row.measure, board)
         sd = outcome_sd(solution, board) if row.measure == "value" and row.objective != "win" else np.nan
-        rows.append({"key": row.key, "claim": row.claim, "printed_by": short_reference(row.source),
+        play = f"{NAMES.get(row.policy, row.policy)}{TIES[row.tie_break]}, for {GOALS[row.objective]}"
+        rows.append({"key": row.key, "claim": row.claim, "printed_by": brief_reference(row.source),
                      "rules": rules.describe(), "objective": row.objective, "policy": row.policy,
                      "tie_break": row.tie_break, "measure": row.measure, "board": row.board or "every tile",
-                     "play": f"{NAMES.get(row.policy, row.policy)}{TIES[row.tie_break]}, for "
-                             f"{GOALS[row.objective]}", "measured": measured(row.measure, row.objective),
+                     "play": play, "measured": measured(row.measure, row.objective),
+                     "game": f"{rules.describe()}; {play}; {measured(row.measure, row.objective)}"
+                             + (f", from {{{row.board}}}" if row.board else ""),
                      "computed": float(value), "exact": str(value) if exact else "", "sd": sd,
                      "computed_shown": shown_as_printed(row, value)})
     return pd.DataFrame(rows)
@@ -227,10 +229,10 @@ def shown_as_printed(row, value) -> str:
     return as_read(text, row.unit) if row.unit == "probability" else text
 
 
-def short_reference(key: str) -> str:
-    from ..report.checks import short_reference as short
+def brief_reference(key: str) -> str:
+    from ..report.checks import brief_reference as brief
 
-    return short(key)
+    return brief(key)
 
 
 # -- the variants ----------------------------------------------------------------------------------------------

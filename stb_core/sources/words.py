@@ -15,6 +15,7 @@ Words that follow the numbers: :func:`plural` (``1 board``, ``3 boards``), :func
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
@@ -118,6 +119,23 @@ def text(x) -> str:
 
 
 text.unit = "text"
+
+LONG_DECIMALS = re.compile(r"(\d)\.(\d{9,})")
+
+
+LONG_FRACTION = re.compile(r"(\d{6,})/(\d{6,})")
+
+
+def digits(x) -> str:
+    """Text with every long decimal tail (nine digits or more) grouped in fives by thin spaces, as in
+    ``0.00010 76788 69490 46407``, and a long fraction free to break after its slash: a long number stays readable
+    and breaks between groups, never inside one."""
+    grouped = LONG_DECIMALS.sub(lambda m: m[1] + "." + "\u2009".join(m[2][i:i + 5] for i in range(0, len(m[2]), 5)),
+                                text(x))
+    return LONG_FRACTION.sub(lambda m: f"{m[1]}/\u200b{m[2]}", grouped)
+
+
+digits.unit = "text"
 
 
 def as_sets(x) -> str:
