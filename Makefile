@@ -11,7 +11,7 @@ LAB_PORT ?= 8888
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup check test report notebook bench lab lint clean browser
+.PHONY: help setup check test report notebook export bench lab lint clean browser
 
 help: ## list the targets
 	@echo "Shut the Box research report — targets:"
@@ -56,6 +56,10 @@ notebook: $(STAMP) ## rerun one notebook: make notebook NB=01-sequence-counts PA
 	@test -n "$(NB)" || { echo "NB is required, e.g. make notebook NB=01-sequence-counts PARAMS=\"-p tiles 8\""; exit 2; }
 	$(PY) -m stb_core.report --notebook $(NB) $(PARAMS)
 
+RUN ?=
+export: $(STAMP) ## the write-up kit: every figure and table (CSV + LaTeX), captions, BibTeX, in export/ and a zip (RUN=<rerun> for one rerun)
+	$(PY) -m stb_core.report.export $(if $(RUN),--run $(RUN),)
+
 bench: $(STAMP) ## the speed benchmark: medians, and ratios against baselines timed in the same run
 	$(PY) benchmarks/bench.py $(BENCH_FLAGS)
 
@@ -66,5 +70,5 @@ lab: $(STAMP) ## JupyterLab on the project, the notebooks folder first (prints t
 		--ip=127.0.0.1 --port=$(LAB_PORT) $(ROOT_FLAG)
 
 clean: ## remove build outputs (report/, caches); keeps .venv
-	rm -rf report build .pytest_cache .ruff_cache .hypothesis
+	rm -rf report export build .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -193,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=program_name(), description="Shut the Box, solved exactly.")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                     metavar="{solve,advise,distribution,counts,simulate,players}")
+                                     metavar="{solve,advise,distribution,counts,simulate,players,export}")
     single = [_rule_flags(), _play_flags(), _open_flag()]
     commands.add_parser("solve", parents=single, help="value of a board under a policy")
     advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
@@ -206,6 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="winning move sequences by number of moves")
     sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
     pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
+    kit = commands.add_parser("export", help="the report's write-up kit: figures, tables as CSV and LaTeX, captions, "
+                              "BibTeX (from a clone where the report is built)")
+    _add(kit, "--run", str, None, "a rerun's name (default: the report's chapters)")
+    _add(kit, "--out", str, None, "the folder to write into (default: export/ in the project)")
     _add(advise, "--roll", str, None, "the roll to advise on: its total (e.g. 9), or the dice for moves "
          "die-or-sum (e.g. 3,5)")
     _add(sim, "--games", integer("games", MIN_GAMES, MAX_GAMES), 100_000, f"games to play ({MIN_GAMES}-{MAX_GAMES:_})")
@@ -442,8 +446,20 @@ def cmd_players(args, rules: Rules) -> None:
     _emit(args, payload, lines)
 
 
+def cmd_export(args, rules: Rules) -> None:
+    try:
+        from .report.export import ExportError, export
+    except ImportError as error:  # pip install . without the report's packages
+        raise UserError(f"export needs the report's packages ({error.name}): pip install \".[report]\"") from None
+    try:
+        folder = export(args.run, Path(args.out) if args.out else None)
+    except ExportError as error:
+        raise UserError(str(error)) from None
+    print(f"wrote {folder} and {folder.with_suffix('.zip')}")
+
+
 COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distribution,
-            "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players}
+            "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players, "export": cmd_export}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -451,7 +467,7 @@ def main(argv: list[str] | None = None) -> int:
     return 2."""
     try:
         args = build_parser().parse_args(argv)
-        COMMANDS[args.command](args, _rules(args))
+        COMMANDS[args.command](args, _rules(args) if hasattr(args, "tiles") else None)
     except (UserError, InputError) as error:
         print(f"{program_name()}: error: {error}", file=sys.stderr)
         return 2

@@ -31,6 +31,7 @@ def shell_lines() -> list[str]:
 COVERED_ELSEWHERE = {
     "make test": "this suite is what `make test` runs",
     "make report": "test_report builds the report with the command of the Makefile's report target (checked below)",
+    "make export": "test_export makes the kit from the committed outputs with the module the target runs",
 }
 
 
@@ -60,6 +61,8 @@ def test_shell_examples_run(line, tmp_path):
 def test_the_covered_commands_are_what_the_makefile_runs():
     report = subprocess.run(["make", "-n", "report"], cwd=ROOT, capture_output=True, text=True)
     assert "-m stb_core.report" in report.stdout
+    kit = subprocess.run(["make", "-n", "export"], cwd=ROOT, capture_output=True, text=True)
+    assert "-m stb_core.report.export" in kit.stdout
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(r"^make test$", ci, re.M)
 

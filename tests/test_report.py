@@ -238,6 +238,20 @@ def test_a_failing_notebook_writes_nothing(report_dir, tmp_path, monkeypatch):
     assert not list(report_dir.glob(".build*"))
 
 
+def test_a_rerun_has_its_own_write_up_kit(report_dir, tmp_path):
+    """``make export RUN=<run>``: a rerun's figures and tables (LaTeX beside each CSV), captions and references."""
+    from stb_core.report.export import export
+
+    out = Path(os.environ["STB_OUTPUT_ROOT"])
+    reruns = sorted(p.parent.name for p in (out / "data").glob("*--*/datapackage.json"))
+    assert reruns, "the rerun matrix built no rerun"
+    kit = export(reruns[0], tmp_path)
+    csvs, texs = sorted((kit / "tables").rglob("*.csv")), sorted((kit / "tables").rglob("*.tex"))
+    assert csvs and [p.with_suffix(".tex") for p in csvs] == texs
+    assert {p.parent.name for p in csvs} == {reruns[0]}
+    assert (kit / "references.bib").exists() and kit.with_suffix(".zip").exists()
+
+
 # -- data that documents itself -----------------------------------------------------------------------------
 def test_every_table_is_described_by_its_data_package(report_dir):
     """Each run's ``datapackage.json`` lists every CSV beside it, with the CSV's own columns in order, each with a

@@ -143,7 +143,7 @@ def test_most_throws_is_the_simulator_s_rule_as_committed_by_the_reference():
         def playable(open_tiles, rules=rules, throws=throws, totals=totals):
             return sum(1 for t in throws if sum(t) in totals and moves(rules, frozenset(open_tiles), sum(t)))
 
-        def rule(on_the_board: bool):
+        def rule(on_the_board: bool, every=every, playable=playable):
             def play(open_tiles, roll, options):
                 def rank(m):
                     left = (set(open_tiles) if on_the_board else every) - set(m)

@@ -355,8 +355,20 @@ def describe(table: str, frame: pd.DataFrame) -> dict:
     return {"fields": fields}
 
 
+def entitle(schema: dict, label: str, caption: str, headers: dict | None) -> None:
+    """Give a described table the label and caption it is shown with on its page, and each field the header it is
+    shown under (``headers``: column -> header, as ``page.table`` takes them)."""
+    if label:
+        schema["title"] = label
+    schema["description"] = caption
+    for field in schema["fields"]:
+        if headers and field["name"] in headers:
+            field["title"] = headers[field["name"]]
+
+
 def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -> str:
-    """``datapackage.json`` of a run: one tabular resource per CSV file, with its schema (``tables`` by name)."""
+    """``datapackage.json`` of a run: one tabular resource per CSV file, with its schema (``tables`` by name), and the
+    label and caption the page shows it with."""
     package = {
         "profile": "tabular-data-package",
         "name": re.sub(r"[^a-z0-9._-]+", "-", run.lower()).strip("-"),
@@ -366,7 +378,9 @@ def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -
                       "path": "https://creativecommons.org/licenses/by/4.0/"}],
         "sources": [{"title": citation}],
         "resources": [{"name": re.sub(r"[^a-z0-9._-]+", "-", name.lower()), "path": f"{name}.csv",
+                       **{key: schema[key] for key in ("title", "description") if key in schema},
                        "profile": "tabular-data-resource", "format": "csv", "mediatype": "text/csv",
-                       "encoding": "utf-8", "schema": schema} for name, schema in tables.items()],
+                       "encoding": "utf-8", "schema": {"fields": schema["fields"]}}
+                      for name, schema in tables.items()],
     }
     return json.dumps(package, indent=1, ensure_ascii=False) + "\n"

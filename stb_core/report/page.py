@@ -184,6 +184,8 @@ class Page:
         self.shown_tables += 1
         uid = name or f"table-{self.shown_tables}"
         label = f"Table {self.chapter.number}.{self.shown_tables}"
+        if name is not None:  # the caption and headers travel with the table (datapackage.json; the write-up kit)
+            dictionary.entitle(self.schemas[name], label, caption, columns)
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
                                         max_rows=max_rows, csv_href=href, note=note, label=label)))
 
@@ -191,6 +193,7 @@ class Page:
         """A reference list: each write-up (``author``, ``year``, ``title``, ``published_in``, ``address``,
         ``note``, ``figures``) as a numbered entry with its link, and the same list as ``data/<run>/<name>.csv``."""
         self.schemas[name] = dictionary.describe(name, table)
+        dictionary.entitle(self.schemas[name], "", "The write-ups behind this chapter's printed figures", None)
         save_table(table, self.run, name)
         href = self.href(f"data/{self.run}/{name}.csv")
         self.written.append(("table", href))
