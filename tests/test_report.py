@@ -22,8 +22,10 @@ from test_build import report_command
 
 from stb_core.report.build import Job, build
 from stb_core.report.catalogue import CHAPTERS, EXPLORER, chapter, sources
+from stb_core.report.checks import references
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError, run_name
+from stb_core.sources.words import digits
 
 ROOT = Path(__file__).resolve().parents[1]
 STEMS = [c.stem for c in CHAPTERS]
@@ -340,13 +342,18 @@ def test_page_reads_well(report_dir, browser, page):
     title = browser.execute_script("return document.title")
     assert title and not title.endswith(".html") and "Shut the Box" in title
     assert browser.execute_script("return !!document.querySelector('meta[name=viewport]')")
+    ids = browser.execute_script("return [...document.querySelectorAll('[id]')].map(e => e.id)")
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})  # every anchor leads one place
+    for label in re.findall(r"^Table (\d+)\.(\d+)\.", text, re.M):  # every numbered table has its anchor
+        assert f"table-{label[0]}-{label[1]}" in ids, label
     hrefs = set(browser.execute_script(
         "return [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"))
     for other in PAGES:
         if other != page:
             assert any(h.split("#")[0].endswith(other) for h in hrefs), f"{page} does not link {other}"
     for href in hrefs:
-        assert not href.startswith("http") or href in {s.address for s in sources().values()}, href
+        assert not href.startswith("http") or href in {s.address for s in sources().values()} | {
+            r["address"] for r in references().values()}, href
         target = href.split("#")[0]
         if target and not href.startswith("http"):
             assert (report_dir / target).exists(), f"broken link {href}"
@@ -394,7 +401,7 @@ def test_source_page_opens_with_its_verdict(report_dir, browser, stem):
         assert record["verdict"].capitalize() in box
         for claim in record["claims"]:
             if claim["mark"] == "✗":
-                assert claim["claim"] in box and claim["computed"] in box
+                assert claim["claim"] in box and digits(claim["computed"]) in box  # long numbers grouped
         cells = browser.execute_script(
             "return [...document.querySelectorAll('main .stb-opening table.stb-claims td')].filter(c => "
             "c.offsetParent).map(c => [c.getAttribute('data-label'), c.getBoundingClientRect().right])")
@@ -432,7 +439,7 @@ def test_the_index_is_the_verdict_sheet_of_the_chapters(report_dir, browser):
         for k in ("reproduced", "off", "contradicted"):
             totals[k] += counts[k]
         marks = [row[-1][0] for row in index_rows[c.stem]]
-        assert marks.count("✓") == counts["reproduced"]
+        assert marks.count("✓") == counts["reproduced"] + counts.get("corrected", 0)
         assert marks.count("✗") == counts["off"] + counts["contradicted"]
     assert browser.execute_script("return document.querySelectorAll('.stb-badge').length") == \
         sum(1 for c in CHAPTERS if c.source), "pages beyond the sources show no badge"

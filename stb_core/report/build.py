@@ -47,13 +47,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..cost import ANNOUNCE_AFTER
-from ..sources.words import NUMBER_WORDS, digits
+from ..sources.words import NUMBER_WORDS
 from . import crossref, shell
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
 from .paths import TEMPLATES, output_root, report_dir, write_text
-from .present import prose_inline
+from .present import claims_table, prose_inline
 from .run import die_with_parent, skip_the_iri_grammar
 
 ASSETS = "assets"
@@ -354,26 +354,6 @@ def publish(job: Job, folder: Path) -> None:
 
 
 # -- rendering --------------------------------------------------------------------------------------------
-def claims_table(claims: list[dict], caption: str, up: str = "") -> str:
-    """A table of claims (one row per distinct claim: what the source printed, what is computed now, the
-    verdict), with each cell labelled, so that on a phone every row reads as a card with its value and verdict;
-    where the claims come from several write-ups, each claim names its own."""
-    several = len({c.get("by", "") for c in claims}) > 1
-    head = "<thead><tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr></thead>"
-    rows = "".join(
-        f'<tr><td>{html.escape(c["claim"])}'
-        + (f'<span class="stb-by">{html.escape(c["by"])}</span>' if several and c.get("by") else "") + '</td>'
-        f'<td data-label="published">{html.escape(digits(c["published"]))}</td>'
-        f'<td data-label="computed now">{html.escape(digits(c["computed"]))}</td>'
-        f'<td data-label="verdict" class="stb-mark {"stb-bad" if c["mark"] == "✗" else "stb-good"}">'
-        f'{c["mark"]} {html.escape(c["verdict"])}'
-        + (f'<span class="stb-allowance">{html.escape(c["allowance"])}</span>' if c.get("allowance") else "")
-        + '</td></tr>'
-        for c in claims)
-    return (f'<div class="stb-table-wrap"><table class="stb-table stb-claims"><caption>{html.escape(caption)}'
-            f'</caption>{head}<tbody>{rows}</tbody></table></div>')
-
-
 def opening_box(record: dict | None, job: Job) -> str:
     """The box that opens every chapter's page, so that its first screen states its result: for a source's
     chapter the source, its verdict and each claim where it is wrong with the figure computed now (the claims that
@@ -400,7 +380,8 @@ def opening_box(record: dict | None, job: Job) -> str:
                 parts.append(f'<details><summary>The {many(len(right), "claim")} that hold, each with the figure '
                              f'computed now</summary>{claims_table(right, "Claims reproduced or confirmed")}</details>')
     if record is not None and record.get("findings"):
-        items = "".join(f"<li>{prose_inline(text)}</li>" for text in record["findings"])
+        items = "".join(f'<li id="result-{n}">{prose_inline(text)}</li>'
+                        for n, text in enumerate(record["findings"], 1))
         parts.append(f'<h2 class="stb-opening-title" id="results">What this chapter finds</h2><ul>{items}</ul>')
     return f'<section class="stb-opening">{"".join(parts)}</section>' if parts else ""
 
@@ -471,6 +452,7 @@ def render(job: Job, folder: Path) -> None:
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
     body = crossref.number_headings(body, job.chapter.number)
     body = crossref.link_references(body, job.chapter.number, {c.number: c.page for c in CHAPTERS}, up)
+    body = crossref.fold_findings(body, job.chapter.number)
     write_text(folder / "page.html", body)
 
 
@@ -504,6 +486,20 @@ def install_assets(default: bool) -> None:
         if default or not path.exists():
             if not path.exists() or path.read_bytes() != source.read_bytes():
                 write_bytes(path, source.read_bytes())
+
+
+def write_reference_packages() -> None:
+    """``datapackage.json`` of the committed reference data (``data/published``, ``data/bench``), written only when
+    its bytes change (a fresh clone's build leaves the committed files as they are)."""
+    from . import dictionary
+
+    for name in dictionary.REFERENCE:
+        folder = output_root() / "data" / name
+        if folder.is_dir():
+            data = dictionary.reference_package(folder).encode("utf-8")
+            path = folder / "datapackage.json"
+            if not path.exists() or path.read_bytes() != data:
+                write_bytes(path, data)
 
 
 def write_bytes(path: Path, data: bytes) -> None:
@@ -787,6 +783,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
                 write_explorer()
                 write_index()
                 write_appendices()
+                write_reference_packages()
                 shell.search_index(report_dir())
             write_runs_index()
     except KeyboardInterrupt:

@@ -4,7 +4,9 @@
   (``3.2``), whatever the notebook's Markdown wrote, and each section given a stable anchor (``section-2``);
 * :func:`link_references` -- ``Table 3.2``, ``Figure 6.1``, ``chapter 3`` and ``section 5`` written in the page's
   text become links to the table, the figure, the chapter's page or the section (on this page, or on the
-  chapter's page for a table or figure of another chapter).
+  chapter's page for a table or figure of another chapter);
+* :func:`fold_findings` -- a finding the opening box lists in full is not printed again in the body: where the
+  page derives it, a one-line marker points up to it, and the opening's bullet points down to its section.
 
 Both work on the HTML nbconvert wrote, token by token: text inside links, code, scripts, styles and headings is
 left as it is.
@@ -78,5 +80,36 @@ def _link(match: re.Match, chapter: int, pages: dict[int, str], up: str, anchors
         if number not in pages:
             return text
         return f'<a href="{up}{pages[number]}">{text}</a>'
-    anchor = f"section-{int(match.group(7))}"  # section n, on this page
-    return f'<a href="#{anchor}">{text}</a>' if anchor in anchors else text
+    anchor = f"section-{int(match.group(7))}"  # section n, on this page: numbered as its heading is (3.5)
+    return f'<a href="#{anchor}">section {chapter}.{int(match.group(7))}</a>' if anchor in anchors else text
+
+
+FINDING = re.compile(r'<div class="stb-finding" id="finding-(\d+)">.*?</div>', re.S)
+SECTION = re.compile(r'<h2[^>]*id="(section-\d+)"[^>]*><span class="stb-chapter-number">([\d.]+)</span>')
+
+
+def fold_findings(body: str, chapter: int) -> str:
+    """Replace each body finding (``finding-n``) that the opening box lists as ``result-n`` with a marker that
+    points up to it, and end that bullet with a link down to the section whose tables show it."""
+    if 'id="result-' not in body:
+        return body
+    sections = [(m.start(), m.group(1), m.group(2)) for m in SECTION.finditer(body)]
+    where: dict[str, tuple[str, str]] = {}
+
+    def marker(match: re.Match) -> str:
+        number = match.group(1)
+        if f'id="result-{number}"' not in body:
+            return match.group(0)
+        before = [s for s in sections if s[0] < match.start()]
+        anchor, label = (before[-1][1], before[-1][2]) if before else ("", "")
+        where[number] = (anchor, label)
+        return (f'<p class="stb-finding-ref" id="finding-{number}"><a href="#result-{number}">Finding {number} of '
+                f'this chapter</a>, listed at the top of the page, rests on this section.</p>')
+
+    body = FINDING.sub(marker, body)
+    for number, (anchor, label) in where.items():
+        if anchor:
+            link = f' <a class="stb-where" href="#finding-{number}">§{label}</a></li>'
+            body = re.sub(rf'(<li id="result-{number}">.*?)</li>', lambda m, link=link: m.group(1) + link,
+                          body, count=1, flags=re.S)
+    return body

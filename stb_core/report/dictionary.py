@@ -22,6 +22,8 @@ P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability differen
     "stakes", "count"
 SUM, SCORE, TEXT = "sum of tile numbers", "points (the Open and Shut Case scores)", ""
 BOARD, MOVE, FLAG = "set of tiles", "set of tiles", "true or false"
+BY_OBJECTIVE = ("the objective's: probability (0 to 1) for win, sum of tile numbers for remaining-sum, tiles for "
+                "flipped-count, points for digits")
 
 COLUMNS: dict[str, tuple[str, str]] = {
     # boards, moves, rolls
@@ -52,7 +54,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "shuts": ("the tiles that play shuts", MOVE), "decision": ("move (after a roll) or dice (before it)", TEXT),
     # values
     "p_win": ("the chance of shutting the box with optimal play", P),
-    "p_win_exact": ("the same chance as an exact fraction p/q (empty where not computed exactly)", "fraction"),
+    "p_win_exact": ("the same chance as an exact fraction p/q (0 where a tile exceeds the largest roll; empty "
+                    "where not computed exactly)", "fraction"),
     "p_win_after": ("the chance of shutting the box after the move, optimal play afterwards", P),
     "p_win_after_optimal": ("the chance of shutting the box after the optimal move", P),
     "p_win_after_rule": ("the chance of shutting the box after the rule's move", P),
@@ -68,18 +71,18 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "expected_tiles_shut": ("the most expected number of tiles shut", TILES),
     "expected_sum_after": ("the least expected sum left after the move", SUM),
     "expected_sum_left": ("the expected sum of the tiles left open", SUM),
-    "value_after": ("the value after the move, optimal play afterwards, in the objective's unit", "objective's unit"),
-    "runner_up_value": ("the value after the second-best move", "objective's unit"),
+    "value_after": ("the value after the move, optimal play afterwards, in the objective's unit", BY_OBJECTIVE),
+    "runner_up_value": ("the value after the second-best move", BY_OBJECTIVE),
     "value_one_die": ("the chance of shutting the box rolling one die now", P),
     "value_all_dice": ("the chance of shutting the box rolling all the dice now", P),
-    "optimal_value": ("the value of optimal play, in the objective's unit", "objective's unit"),
+    "optimal_value": ("the value of optimal play, in the objective's unit", BY_OBJECTIVE),
     "value_name": ("the column name of the objective's value", TEXT),
     "objective": ("what a finished game is worth: win, remaining-sum or flipped-count", TEXT),
     "objective_name": ("the objective as the pages name it", TEXT),
     "policy": ("how the moves are chosen (a policy)", TEXT), "strategy": ("the strategy as the pages name it", TEXT),
-    "loss": ("what the policy's move costs against the optimal move, in the objective's unit", "objective's unit"),
+    "loss": ("what the policy's move costs against the optimal move, in the objective's unit", BY_OBJECTIVE),
     "weighted_loss": ("the loss times the chance the policy faces the decision: its share of the loss per game",
-                      "objective's unit per game"),
+                      BY_OBJECTIVE + ", per game"),
     "reach": ("the chance that the policy, from the full board, ever stands on the board", P),
     "p_roll": ("the chance of the roll with the dice the policy rolls", P),
     "loss_percent": ("the loss in per cent of the optimal value", PCT),
@@ -87,8 +90,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "cumulative_share": ("the share of the whole loss in this decision and the costlier ones", P),
     "rank": ("the decision's rank by what it costs per game (1: the costliest)", COUNT),
     "win_chance_lost": ("the chance of winning the rule's move gives up", PP),
-    "loss_for_a": ("what the second solution's move costs, in the first solution's objective", "objective's unit"),
-    "loss_for_b": ("what the first solution's move costs, in the second solution's objective", "objective's unit"),
+    "loss_for_a": ("what the second solution's move costs, in the first solution's objective", BY_OBJECTIVE),
+    "loss_for_b": ("what the first solution's move costs, in the second solution's objective", BY_OBJECTIVE),
     # counts and sequences
     "sequences": ("dice-weighted winning sequences of that many moves", COUNT),
     "share": ("the share of the whole", P), "sets": ("sets of distinct numbers adding up to the roll", COUNT),
@@ -175,9 +178,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "percent_more": ("expected sum left beyond optimal play's, in per cent of it", PCT),
     # chapter 6
     "variant": ("the rule variant's key", TEXT), "variant_name": ("the rule variant, in words", TEXT),
-    "allowed": ("the value with one die allowed at 6 or less", "objective's unit"),
-    "forced": ("the value with one die forced at 6 or less", "objective's unit"),
-    "difference": ("the absolute difference of the two", "objective's unit"),
+    "allowed": ("the value with one die allowed at 6 or less", BY_OBJECTIVE),
+    "forced": ("the value with one die forced at 6 or less", BY_OBJECTIVE),
+    "difference": ("the absolute difference of the two", BY_OBJECTIVE),
     "total_loss": ("the policy's whole loss per game", PP), "decisions_faced": ("decisions the policy faces", COUNT),
     "costly_decisions": ("decisions that cost anything", COUNT),
     "share_of_loss_in_top_10": ("the share of the whole loss in the ten costliest decisions", P),
@@ -277,12 +280,12 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("highest-cost-states", "value"): ("the least expected sum left open from the state", SUM),
     ("one-four-five-eight", "p_win"): ("the chance of shutting the box from the board", P),
     ("strategy-cards", "value"): ("the card's value under the objective (P(win), or an expected sum or count)",
-                                  "objective's unit"),
-    ("card-front", "value"): ("the card's value under the objective", "objective's unit"),
-    ("card-front-target", "value"): ("the card's value under the objective", "objective's unit"),
-    ("policy-prices", "value"): ("the policy's value under the objective", "objective's unit"),
+                                  BY_OBJECTIVE),
+    ("card-front", "value"): ("the card's value under the objective", BY_OBJECTIVE),
+    ("card-front-target", "value"): ("the card's value under the objective", BY_OBJECTIVE),
+    ("policy-prices", "value"): ("the policy's value under the objective", BY_OBJECTIVE),
     ("source-000-gap", "value"): ("the policy's chance of shutting the box", P),
-    ("variants", "value"): ("the variant's value under the objective and play", "objective's unit"),
+    ("variants", "value"): ("the variant's value under the objective and play", BY_OBJECTIVE),
     ("variants", "policy"): ("optimal or worst play", TEXT),
     ("one-die-allowed-or-forced", "policy"): ("optimal or worst play", TEXT),
     ("more-tiles", "dice"): ("how many dice are rolled", "dice"), ("example-board-1-2", "roll"): ("the roll", "pips"),
@@ -298,7 +301,7 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("source-statements", "boards"): ("boards the statement covers", COUNT),
     ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),
     **{("tie-break-spread", name): (f"P(final sum) with the {name} tie-break", P) for name in TIE_BREAKS},
-    **{("tie-breaks", f"value_{name}"): (f"the value with the {name} tie-break", "objective's unit")
+    **{("tie-breaks", f"value_{name}"): (f"the value with the {name} tie-break", BY_OBJECTIVE)
        for name in TIE_BREAKS},
     ("valid-states", "X1"): ("the lowest open tile", "tile number"),
 }
@@ -384,3 +387,101 @@ def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -
                       for name, schema in tables.items()],
     }
     return json.dumps(package, indent=1, ensure_ascii=False) + "\n"
+
+
+# -- the committed reference data: data/published (every printed figure) and data/bench (make bench) ---------------
+RULES_FIELDS = ("tiles", "dice", "sides", "one_die", "one_die_forced", "max_per_move", "moves", "layout")
+REFERENCE: dict[str, dict[str, tuple[str, str]]] = {
+    "published": {
+        "key": ("the claim's key, read by the chapter that checks it (with the file's name: unique)", TEXT),
+        "claim_id": ("the claim this figure belongs to: a figure printed several ways is one claim", TEXT),
+        "role": ("what the figure is within its claim (empty: the claim itself)", TEXT),
+        "kind": ("figure (a number, set or list the source printed) or statement (a sentence it asserts)", TEXT),
+        "claim": ("the claim, in words", TEXT),
+        "published": ("what the source printed, as printed (a statement: yes)", TEXT),
+        "unit": ("how the printed number reads: percent, probability (a fraction of 1) or empty (as written)",
+                 TEXT),
+        "method": ("how the source obtained it: exact, approximate, simulated or test", TEXT),
+        "games": ("how many games the source simulated (empty: not said, or not simulated)", COUNT),
+        "delta": ("a unit test's own tolerance, in the figure's unit", TEXT),
+        "truncated": ("True when the source cuts digits off rather than rounding", FLAG),
+        "corrected": ("the figure the source printed later, where it corrected itself", TEXT),
+        "corrected_citation": ("where the later figure is printed", TEXT),
+        "same_as": ("the one home of a figure a second page also shows: <file>:<key>", TEXT),
+        "expected": ("holds or fails: what this report finds, checked at every build", TEXT),
+        "source": ("the write-up that printed it: a key of sources.csv or references.csv", TEXT),
+        "citation": ("where in the source it is printed", TEXT),
+        "tiles": ("the game the figure is about: tiles 1 to this number", TILES),
+        "dice": ("the game the figure is about: dice rolled", "dice"),
+        "sides": ("the game the figure is about: sides of each die", "sides"),
+        "one_die": ("the game's one-die rule: never, high-shut or sum-le-6", TEXT),
+        "one_die_forced": ("True when one die must be rolled once the rule allows it", FLAG),
+        "max_per_move": ("the most tiles one roll may shut (empty: any number)", TILES),
+        "moves": ("what a roll may shut: any-sum or die-or-sum (Thai style)", TEXT),
+        "layout": ("row or double-shutter", TEXT),
+        "objective": ("what the figure values: win, remaining-sum, digits or flipped-count", TEXT),
+        "policy": ("how the figure's moves are chosen: optimal, or a named rule of thumb", TEXT),
+        "tie_break": ("which of equally good moves that play chooses", TEXT),
+        "measure": ("what the figure is: value, exact, p_win, sd, expected_rolls and the like", TEXT),
+        "board": ("the open tiles the figure is about (empty: the full board)", BOARD),
+        "author": ("who wrote it, as the write-up says (or 'not stated')", TEXT),
+        "title": ("its title", TEXT), "year": ("when it was written, as far as it says", TEXT),
+        "date": ("when it was written, as far as it says", TEXT),
+        "published_in": ("where it appeared", TEXT), "address": ("its address (or 'not known')", TEXT),
+        "note": ("what was read: files and commits", TEXT), "rules": ("the game it analyses, in words", TEXT),
+        "bibkey": ("its key in the write-up kit's references.bib", TEXT),
+    },
+    "bench": {
+        "tiles": ("tiles on the board", TILES), "sweep": ("which sweep: numpy, compiled or the plain loop", TEXT),
+        "median_seconds": ("median seconds of the solve over the repeats, measured by make bench", "seconds"),
+        "peak_memory_gb": ("peak memory of the whole process", "GB"),
+        "processes": ("worker processes", COUNT), "objective": ("the objective solved", TEXT),
+        "measured": ("the date of the measurement", TEXT), "machine": ("the machine it ran on", TEXT),
+    },
+}
+REFERENCE_TITLES = {
+    "published": ("Every figure and statement the sources printed, with its citation",
+                  "Reference data of 'Shut the Box, solved exactly': what the five sources and the thirteen write-ups "
+                  "of chapter 8 printed, how they obtained it, and where; each chapter judges these rows against the "
+                  "exact values (the one standard: stb_core.sources.verdicts). Figures quoted for comparison."),
+    "bench": ("Solve times of the engine, measured by make bench",
+              "Median seconds and peak memory of full-board solves, as measured on the machine named in each row."),
+}
+
+
+def reference_package(folder) -> str:
+    """``datapackage.json`` of a committed reference folder (``data/published`` or ``data/bench``): every CSV in
+    it, each column described from :data:`REFERENCE` (a column nothing describes raises :class:`KeyError`)."""
+    from pathlib import Path
+
+    folder = Path(folder)
+    described = REFERENCE[folder.name]
+    tables = {}
+    for path in sorted(folder.glob("*.csv")):
+        frame = pd.read_csv(path, keep_default_na=False, dtype=str)
+        fields = []
+        for column in frame.columns:
+            if column not in described:
+                raise KeyError(f"{path}: column {column!r} has no description in stb_core/report/dictionary.py")
+            description, unit = described[column]
+            fields.append({"name": column, "type": _text_type(frame[column]), "description": description,
+                           **({"unit": unit} if unit else {})})
+        tables[path.stem] = {"fields": fields}
+    title, description = REFERENCE_TITLES[folder.name]
+    package = json.loads(data_package(folder.name, title, tables, "Shut the Box, solved exactly"))
+    package["description"] = description
+    if folder.name == "published":  # quoted for comparison: not the report's to license (LICENSE-DATA.md)
+        package["licenses"] = [{"name": "other-at", "title": "Figures quoted for comparison; they remain their "
+                                                             "authors' (see LICENSE-DATA.md)"}]
+        package["sources"] = [{"title": "the write-ups listed in sources.csv and references.csv"}]
+    return json.dumps(package, indent=1, ensure_ascii=False) + "\n"
+
+
+def _text_type(column: pd.Series) -> str:
+    """The Table Schema type of a column read as text: integer, number or boolean when every non-empty value is one
+    (an empty cell is missing), else string."""
+    values = [v for v in column if v != ""]
+    for kind, pattern in (("integer", r"-?\d+"), ("number", r"-?\d+(\.\d+)?([eE]-?\d+)?"), ("boolean", r"True|False")):
+        if values and all(re.fullmatch(pattern, v) for v in values):
+            return kind
+    return "string"

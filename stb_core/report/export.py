@@ -35,7 +35,8 @@ from .paths import PUBLISHED_DIR, output_root
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 UNICODE = {"–": "--", "—": "---", "−": "-", "×": r"$\times$", "“": "``", "”": "''", "’": "'", "‘": "`",
-           "≤": r"$\leq$", "≥": r"$\geq$", "±": r"$\pm$", "\u2009": " ", "\u200b": "", "→": r"$\rightarrow$",
+           "≤": r"$\leq$", "≥": r"$\geq$", "±": r"$\pm$", "\u2009": " ", "\u202f": r"\,", "\u200b": "",
+           "→": r"$\rightarrow$",
            "✓": "yes", "✗": "no", "⚠": "!", "·": r"$\cdot$", "…": r"\ldots{}", "é": r"\'e", "ü": r'\"u'}
 
 

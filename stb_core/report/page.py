@@ -34,7 +34,7 @@ from ..rules import Rules
 from ..sources.findings import Finding, findings_json
 from . import dictionary, present, style
 from .catalogue import chapter, sources
-from .checks import Checks, write_record
+from .checks import Checks, brief_reference, write_record
 from .exports import save_figure, save_table
 from .parameters import ParameterError, domain, run_name
 from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
@@ -165,10 +165,12 @@ class Page:
 
     def table(self, table: pd.DataFrame, caption: str, name: str | None, *, columns: dict | None = None,
               formats: dict | None = None, max_rows: int | None = 25, note: str | None = None,
-              export: pd.DataFrame | None = None) -> None:
+              export: pd.DataFrame | None = None, show: bool = True, cards: bool = False) -> None:
         """Save the table as ``data/<run>/<name>.csv`` (``export`` if given, else the table itself, with its
-        machine column names) and show it with ``columns`` as headers; ``name=None`` shows without saving. A table
-        with no rows (a case the parameters do not produce) is said in a sentence instead of drawn empty."""
+        machine column names) and show it with ``columns`` as headers; ``name=None`` shows without saving,
+        ``show=False`` saves without showing (a table the page's prose already points to); ``cards=True`` draws each
+        row as a card on a phone (a table of sentences). A table with no rows (a case the parameters do not
+        produce) is said in a sentence instead of drawn empty."""
         href = None
         if name is not None:
             exported = table if export is None else export
@@ -176,6 +178,8 @@ class Page:
             save_table(exported, self.run, name)
             href = self.href(f"data/{self.run}/{name}.csv")
             self.written.append(("table", href))
+        if not show:
+            return
         if table.empty:
             self.say(f"*{caption.rstrip('.')}*: none with these parameters.")
             return
@@ -187,7 +191,7 @@ class Page:
         if name is not None:  # the caption and headers travel with the table (datapackage.json; the write-up kit)
             dictionary.entitle(self.schemas[name], label, caption, columns)
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
-                                        max_rows=max_rows, csv_href=href, note=note, label=label)))
+                                        max_rows=max_rows, csv_href=href, note=note, label=label, cards=cards)))
 
     def references(self, table: pd.DataFrame, name: str = "references") -> None:
         """A reference list: each write-up (``author``, ``year``, ``title``, ``published_in``, ``address``,
@@ -204,7 +208,7 @@ class Page:
                     if row.address.startswith("http") else "")
             items.append(f'<li id="ref-{html.escape(row.key)}">{html.escape(who)}, “{html.escape(row.title)}”, '
                          f'{html.escape(row.published_in)}.{link}'
-                         + (f" {html.escape(row.note[:1].upper() + row.note[1:])}." if row.note else "")
+                         + (f" Read: {html.escape(row.note)}." if row.note else "")
                          + f" Figures checked here: {int(row.figures)}.</li>")
         display(HTML(f'<ol class="stb-references">{"".join(items)}</ol><p class="stb-note">The same list as a '
                      f'table: <a href="{href}">{name}.csv</a>.</p>'))
@@ -254,7 +258,12 @@ class Page:
             if finding is None:
                 continue
             self._keep(finding, finding.kind)
-            display(HTML(present.prose_html(finding.text, "finding" if finding.kind == "finding" else "text")))
+            shown = present.prose_html(finding.text, "finding" if finding.kind == "finding" else "text")
+            if finding.kind == "finding":  # numbered as the opening box lists them (crossref.fold_findings)
+                number = sum(f.kind == "finding" for f in self.findings)
+                shown = shown.replace('<div class="stb-finding">',
+                                      f'<div class="stb-finding" id="finding-{number}">', 1)
+            display(HTML(shown))
 
     def _keep(self, part: str | Finding, kind: str) -> str:
         """The text of a caption, alt text or sentence; a :class:`Finding` is kept for the findings file."""
@@ -275,25 +284,29 @@ class Page:
         table = self.checks.table()
         kinds = pd.Series([r.kind for r in self.checks.results], dtype=object)
         sourced = kinds.isin(["figure", "statement"]).to_numpy()
-        columns = {"claim": "claim", "printed by": "printed by", "published": "published",
-                   "computed now": "computed now", "allowance": "allowance", "check": "check", "verdict": "verdict"}
-        if table.loc[sourced, "printed by"].nunique() <= 1:  # one source: its name is the chapter's, once
-            columns.pop("printed by")
         if sourced.any():
             caption = ("Every published figure and statement of the source, against what the engine computes now"
                        if self.chapter.source else
                        "Figures published by the sources that this page's tables contain, recomputed")
-            self.table(table[sourced], caption, "checks", max_rows=None, columns=columns, export=table,
-                       formats={"published": present.digits, "computed now": present.digits})
+            self.table(table[sourced], caption, "checks", export=table, show=False)
+            self.shown_tables += 1  # drawn as the index and the opening box draw claims: a card each on a phone
+            label = f"Table {self.chapter.number}.{self.shown_tables}"
+            dictionary.entitle(self.schemas["checks"], label, caption, {c: c for c in table.columns})
+            rows = [{"claim": r.claim, "by": brief_reference(r.source), "published": r.published,
+                     "computed": r.computed, "mark": r.mark, "verdict": r.verdict, "allowance": r.allowance}
+                    for r, keep in zip(self.checks.results, sourced, strict=True) if keep]
+            csv = self.href(f"data/{self.run}/checks.csv")
+            display(HTML(present.claims_table(rows, caption, label, csv_href=csv)))
         if (~sourced).any():
             own = set(kinds[~sourced])
             what = " and ".join([w for k, w in (("simulation", "simulations against the exact values"),
                                                 ("invariant", "invariants the numbers must satisfy")) if k in own])
-            own_columns = {**columns, "published": "exact value",
-                           "computed now": "computed now (a simulation: with its 95% interval)"}
-            own_columns.pop("printed by", None)
-            self.table(table[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
-                       max_rows=None, columns=own_columns)
+            shown = table.assign(judged=[f"{r.mark} {r.verdict}" for r in self.checks.results])
+            self.table(shown[~sourced], f"The page's own checks: {what}", None if sourced.any() else "checks",
+                       max_rows=None, export=None if sourced.any() else table,
+                       columns={"claim": "claim", "published": "exact value",
+                                "computed now": "computed now (a simulation: with its 95% interval)",
+                                "judged": "check"})
         written = {href.rsplit("/", 1)[-1].removesuffix(".csv") for kind, href in self.written if kind == "table"}
         unwritten = sorted({f"{fact.table}.csv" for finding in self.findings for fact in finding.facts
                             if fact.table and fact.table not in written})

@@ -236,10 +236,15 @@ def card_front(front: pd.DataFrame):
 def strategy_card(lines: list[str], rules_text: str, cost_text: str):
     """A card to cut out (3.3 in wide, as tall as its lines need): the rules it is for, its lines in order, and
     what it costs, inside a dashed cutting line."""
+    import textwrap
+
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyBboxPatch
 
-    line_height, head, foot = 0.30, 0.62, 0.40  # inches
+    small, width = 8, 48  # the small print at 8 pt, wrapped to the card's width (about 48 characters)
+    rules_text, cost_text = (textwrap.fill(t, width) for t in (rules_text, cost_text))
+    extra_rules, extra_cost = (t.count("\n") * 0.15 for t in (rules_text, cost_text))  # inches per extra line
+    line_height, head, foot = 0.30, 0.66 + extra_rules, 0.42 + extra_cost  # inches
     height = head + line_height * len(lines) + foot
     fig = plt.figure(figsize=(style.WIDTHS["column"], height))
     inch = 1 / height  # one inch in figure coordinates, vertically
@@ -247,11 +252,11 @@ def strategy_card(lines: list[str], rules_text: str, cost_text: str):
                                       transform=fig.transFigure, fill=False, lw=1.0, ls=(0, (4, 3)),
                                       edgecolor="#57606a"))
     fig.text(0.07, 1 - 0.18 * inch, "Shut the Box: what to shut", fontsize=10, weight="bold", va="top")
-    fig.text(0.07, 1 - 0.42 * inch, rules_text, fontsize=6.5, color="#57606a", va="top")
+    fig.text(0.07, 1 - 0.42 * inch, rules_text, fontsize=small, color="#57606a", va="top")
     for i, line in enumerate(lines):
         lead = "1." if i == 0 else f"{i + 1}. if still equal,"
         fig.text(0.07, 1 - (head + (i + 0.15) * line_height) * inch, f"{lead} {line}", fontsize=8.5, va="top")
-    fig.text(0.07, 0.12 * inch + 0.03, cost_text, fontsize=6.5, color="#57606a", va="bottom")
+    fig.text(0.07, 0.12 * inch + 0.03, cost_text, fontsize=small, color="#57606a", va="bottom")
     return fig
 
 
@@ -341,7 +346,7 @@ def fair_bonus(table: pd.DataFrame):
 
 
 def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
-    """Each seat's expected winnings in percent of a stake: exact (tick) and simulated with a 95% interval."""
+    """Each seat's expected winnings in percent of a stake: exact (black diamond) and simulated with a 95% interval."""
     fig, ax = style.figure("column", 0.45 * len(exact) + 1.1)
     y = np.arange(len(exact))[::-1]
     mean, half = 100 * simulated["mean_payoff"], 100 * 1.959963984540054 * simulated["payoff_se"]

@@ -71,11 +71,12 @@ def default_format(series: pd.Series) -> Callable:
 # -- tables ---------------------------------------------------------------------------------------------
 def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | None = None,
                formats: dict | None = None, max_rows: int | None = 25, csv_href: str | None = None,
-               note: str | None = None, label: str | None = None) -> str:
+               note: str | None = None, label: str | None = None, cards: bool = False) -> str:
     """The HTML of ``table`` for a page: ``columns`` maps machine names to headers (and picks and orders the
     columns shown); ``formats`` maps a header (or machine name) to a formatter; at most ``max_rows`` rows,
     with a note and the CSV link when there are more; ``label`` (``Table 3.2``) numbers the caption and gives the
-    table its anchor (``table-3-2``). Raises ``ValueError`` for a snake_case header."""
+    table its anchor (``table-3-2``); ``cards``: on a phone each row reads as a card, every cell under its header
+    (a table of sentences, too wide to scroll through). Raises ``ValueError`` for a snake_case header."""
     shown = (table if columns is None else table[list(columns)].rename(columns=columns)).reset_index(drop=True)
     snake = [c for c in shown.columns if SNAKE.match(str(c))]
     if snake:
@@ -95,7 +96,7 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
     short = [c for c in shown.columns if max((len(str(v)) for v in shown[c]), default=0) <= 24]
     if short:  # short cells (numbers, boards, moves) never break across lines
         styler = styler.set_properties(subset=short, **{"white-space": "nowrap"})
-    styler = styler.set_table_attributes('class="stb-table"')
+    styler = styler.set_table_attributes(f'class="stb-table{" stb-cards" if cards else ""}"')
     cap = html.escape(caption.rstrip("."))
     if any(getattr(f, "unit", None) == "pp" for f in by_header.values()):
         cap += " (pp: percentage points)"
@@ -104,16 +105,46 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
         cap = f"<strong>{html.escape(label)}.</strong> {cap}"
     styler = styler.set_caption(f'<span class="stb-cap">{cap}</span>')
     body = styler.to_html()
+    if cards:  # each cell labelled with its header, for the phone's cards
+        headers = [html.escape(str(c)) for c in shown.columns]
+        body = re.sub(r'(class="data row\d+ col(\d+)")', lambda m: f'{m[1]} data-label="{headers[int(m[2])]}"', body)
     links = []
     if csv_href:
-        label = "the full table" if len(shown) < total else "this table"
-        links.append(f'Download {label} as CSV: <a href="{html.escape(csv_href)}">'
+        which = "the full table" if len(shown) < total else "this table"
+        links.append(f'Download {which} as CSV: <a href="{html.escape(csv_href)}">'
                      f'{html.escape(csv_href.rsplit("/", 1)[-1])}</a>.')
     if note:
         links.insert(0, prose_inline(note))
     foot = f'<p class="stb-table-note">{" ".join(links)}</p>' if links else ""
     anchor = f' id="{anchor_of(label)}"' if label else ""
     return f'<div class="stb-table-wrap"{anchor}>{body}{foot}</div>'
+
+
+def claims_table(claims: list[dict], caption: str, label: str | None = None, csv_href: str | None = None) -> str:
+    """A table of claims (one row per claim: what the source printed, what is computed now, the verdict with the
+    allowance it applied), each cell labelled, so that on a phone every row reads as a card with its value and
+    verdict; where the claims come from several write-ups, each claim names its own (``by``). ``label`` (``Table
+    8.9``) numbers the caption and gives the table its anchor."""
+    several = len({c.get("by", "") for c in claims}) > 1
+    head = "<thead><tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr></thead>"
+    rows = "".join(
+        f'<tr><td>{html.escape(c["claim"])}'
+        + (f'<span class="stb-by">{html.escape(c["by"])}</span>' if several and c.get("by") else "") + '</td>'
+        f'<td data-label="published">{html.escape(digits(c["published"]))}</td>'
+        f'<td data-label="computed now">{html.escape(digits(c["computed"]))}</td>'
+        f'<td data-label="verdict" class="stb-mark {"stb-bad" if c["mark"] == "✗" else "stb-good"}">'
+        f'{c["mark"]} {html.escape(c["verdict"])}'
+        + (f'<span class="stb-allowance">{html.escape(c["allowance"])}</span>' if c.get("allowance") else "")
+        + '</td></tr>'
+        for c in claims)
+    cap = html.escape(caption.rstrip("."))
+    anchor = ""
+    if label:
+        cap, anchor = f"<strong>{html.escape(label)}.</strong> {cap}.", f' id="{anchor_of(label)}"'
+    foot = (f'<p class="stb-table-note">Download this table as CSV: <a href="{html.escape(csv_href)}">'
+            f'{html.escape(csv_href.rsplit("/", 1)[-1])}</a>.</p>' if csv_href else "")
+    return (f'<div class="stb-table-wrap"{anchor}><table class="stb-table stb-claims"><caption>{cap}'
+            f'</caption>{head}<tbody>{rows}</tbody></table>{foot}</div>')
 
 
 def anchor_of(label: str) -> str:

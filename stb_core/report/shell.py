@@ -81,9 +81,26 @@ SKIP = re.compile(r"<(script|style|mjx-container|svg|pre)\b.*?</\1>", re.S | re.
 SECTION = re.compile(r'<h([12])[^>]*\bid="([^"]+)"[^>]*>(.*?)</h\1>', re.S | re.I)
 
 
+MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", re.S)
+SYMBOLS = {"le": "≤", "leq": "≤", "ge": "≥", "geq": "≥", "times": "×", "cdot": "·", "sum": "Σ", "in": "∈",
+           "ne": "≠", "neq": "≠", "approx": "≈", "to": "→", "mid": "|", "setminus": "∖", "cup": "∪", "cap": "∩",
+           "ldots": "…", "dots": "…", "infty": "∞", "sigma": "σ", "pi": "π", "mu": "μ", "quad": " ", "qquad": " "}
+
+
+def plain_math(tex: str) -> str:
+    """TeX as a reader would type it in a search box: ``\\frac{a}{b}`` as ``a/b``, symbols as symbols, commands
+    without their backslash, no braces or dollar signs."""
+    tex = re.sub(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"\1/\2", tex)
+    tex = re.sub(r"\\(left|right|big|Big|mathrm|mathbf|mathbb|mathcal|operatorname|text|tag\{[^}]*\})\b", "", tex)
+    tex = re.sub(r"\\([A-Za-z]+)", lambda m: SYMBOLS.get(m.group(1), m.group(1)), tex)
+    tex = re.sub(r"\\[,;:! ]", " ", tex).replace("~", " ")
+    return " ".join(re.sub(r"[{}\\]", "", tex).split())
+
+
 def page_sections(page_html: str) -> list[tuple[str, str, str]]:
-    """``(anchor, heading, text)`` of each section of a page (its ``h1`` and each ``h2`` with an id), as plain text."""
-    body = page_html.split("<main", 1)[-1]
+    """``(anchor, heading, text)`` of each section of a page (its ``h1`` and each ``h2`` with an id), as plain text:
+    the page's own text only (not the pager or the frame), its mathematics as plain symbols."""
+    body = page_html.split("<main", 1)[-1].split("</main>", 1)[0]
     body = SKIP.sub(" ", body)
     marks = list(SECTION.finditer(body))
     sections = []
@@ -91,6 +108,7 @@ def page_sections(page_html: str) -> list[tuple[str, str, str]]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
         heading = html.unescape(TAG.sub("", mark.group(3))).replace("¶", "").strip()
         text = html.unescape(TAG.sub(" ", body[mark.end():end]))
+        text = MATH.sub(lambda m: plain_math(next(g for g in m.groups() if g is not None)), text)
         sections.append((mark.group(2), heading, " ".join(text.split())))
     return sections
 

@@ -45,7 +45,7 @@ from ..valuation import (
 )
 from .findings import Computed, Part, Sentence, derived
 from .verdicts import printed_of, written_like
-from .words import all_dice, counted, integer, number, percent, share
+from .words import all_dice, counted, integer, listing, number, percent, share
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
@@ -275,6 +275,11 @@ def variants_table(rules: Rules) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def quoted(names) -> str:
+    """``“a” and “b”``: names that read as one phrase each."""
+    return listing([f"“{name}”" for name in names])
+
+
 def variants_part(rules: Rules) -> Part:
     part = Part()
     table = part.table("variants", variants_table(rules))
@@ -285,10 +290,12 @@ def variants_part(rules: Rules) -> Part:
     thai = table.cell("thai_p_win", "p_win", variant="thai")
     compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    tied = table.count("best_variants", [("p_win", ">=", best_p.value * (1 - RTOL))])
+    level = [("p_win", ">=", best_p.value * (1 - RTOL))]
+    tied = table.count("best_variants", level)
     if tied.value > 1:
-        lead = (f"Of these variants, {s(tied, counted('variant'))} give perfect play the same best chance of "
-                f"shutting the box, {s(best_p, percent(2))}, among them {s(best)}")
+        names = table.fact("best_variant_names", "variant_name", "list", level, [("p_win", "desc")])
+        lead = (f"Of these variants, {s(tied, counted('variant', words=True))} give perfect play the same best "
+                f"chance of shutting the box, {s(best_p, percent(2))}: {s(names, quoted)}")
     else:
         s.quiet(tied)
         lead = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
@@ -299,8 +306,9 @@ def variants_part(rules: Rules) -> Part:
     s = Sentence()
     double = table.cell("double_score", "expected_score", variant="double-shutter")
     double_rules = table.cell("double_rules", "rules", variant="double-shutter")
-    part.add(s.finding("double-shutter", f"Played for the least score, {s(double_rules)} scores "
-                                         f"{s(double, number(3))} on average.", kind="text"))
+    part.add(s.finding("double-shutter", f"Played for the least score, Double Shutter scores "
+                                         f"{s(double, number(3))} on average (the game: {s(double_rules)}).",
+                       kind="text"))
     return part
 
 
@@ -335,15 +343,17 @@ def heuristics_part(rules: Rules) -> Part:
     highest = table.cell("highest_p_win", "p_win", policy="highest-tile")
     compared = s.quiet(derived("largest_vs_highest", "relation", largest, highest))
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    tied = table.count("best_heuristics", [("policy", "in", HEURISTICS),
-                                           ("p_win", ">=", best_p.value * (1 - RTOL))])
+    level = [("policy", "in", HEURISTICS), ("p_win", ">=", best_p.value * (1 - RTOL))]
+    tied = table.count("best_heuristics", level)
     if tied.value > 1:
-        lead = (f"For the win, {s(tied, counted('rule'))} of thumb tie for the best: {s(best_p, percent(2))}, "
-                f"{s(best_loss, share(1))} short of perfect play, among them {s(best)}")
+        names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
+        lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
+                f"{s(names, quoted)}: {s(best_p, percent(2))}, a chance {s(best_loss, share(1))} lower than "
+                "perfect play’s")
     else:
         s.quiet(tied)
         lead = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
-                f"{s(best_loss, share(1))} short of perfect play")
+                f"a chance {s(best_loss, share(1))} lower than perfect play’s")
     text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "
             f"{s(largest, percent(2))}, {than} this report's \u201cfewest tiles, then the highest\u201d "
             f"({s(highest, percent(2))}).")

@@ -83,7 +83,7 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         part.add(s.finding("counts", text, kind="text"))
         a = Sentence()
         lengths = _lengths(a, full)
-        part.add(a.finding("counts-alt", f"Bar chart, log scale: winning sequences by number of moves, shut "
+        part.add(a.finding("counts-alt", f"Dot plot, log scale: winning sequences by number of moves, shut "
                                          f"{lengths}; the most at {a(most, counted('move'))}.", kind="alt"))
     else:
         s.quiet(total)

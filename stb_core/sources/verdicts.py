@@ -170,7 +170,8 @@ def _first_verdict(printed: Printed, exact, sd) -> Verdict:
         width = allowance(printed, float(value), None if sd is None else sd * scale(printed.unit))
         ok = abs(float(number) - float(value)) <= width
         games = f"{printed.games:,} games" if printed.games else f"{ASSUMED_GAMES:,} games (the source does not say)"
-        return Verdict(REPRODUCED if ok else OFF, "", f"{CONFIDENCE} interval of {games}: ±{_short(width)}")
+        return Verdict(REPRODUCED if ok else OFF, "",
+                       f"{CONFIDENCE} interval of {games}: ±{_in_points(width, printed.unit)}")
     places = printed.places
     if places is None:  # a fraction: exactly (a value computed in floating point, to its rounding)
         ok = Fraction(value) == number if not isinstance(value, float) else \
@@ -179,8 +180,11 @@ def _first_verdict(printed: Printed, exact, sd) -> Verdict:
     ok = at_precision(Fraction(value) if not isinstance(value, float) else value, places, printed.truncated) \
         == Decimal(printed.text.strip().replace(",", ""))
     how = "cut off" if printed.truncated else "rounded"
-    where = (f"{places} decimals" if places > 0 else "a whole number" if places == 0
-             else f"the nearest {10 ** -places:,}")
+    shown = places - 2 if printed.unit == "probability" else places  # the page writes a probability in percent
+    where = (f"{shown} decimal{'s' if shown > 1 else ''}" if shown > 0 else "a whole number" if shown == 0
+             else f"the nearest {10 ** -shown:,}")
+    if printed.method == "approximate":
+        return Verdict(REPRODUCED if ok else OFF, "", f"“about”: rounded to {where}")
     return Verdict(REPRODUCED if ok else OFF, "", f"exact, {how} to {where}")
 
 
@@ -200,9 +204,20 @@ def written_like(printed: Printed, exact) -> str:
     places = printed.places
     if places is None:
         return str(exact)
-    rounded = at_precision(Fraction(value) if not isinstance(value, float) else value, max(places, 0),
-                           printed.truncated)
-    return f"{rounded:,}{suffix}".replace("-", "\u2212")
+    value = Fraction(value) if not isinstance(value, float) else value
+    grouped = "," in text or (printed.method == "approximate" and places < 0)
+    written = f"{at_precision(value, max(places, 0), printed.truncated):{',' if grouped else ''}}{suffix}"
+    if printed.method == "approximate" and places < 0:  # the exact figure, and the round number it is about
+        written += f", about {at_precision(value, places):,.0f}"
+    return written.replace("-", "\u2212")
+
+
+def _in_points(width: float, unit: str) -> str:
+    """An allowance as the page writes the figure: in percentage points for a percentage or a probability (the
+    report writes probabilities as percentages), else in the figure's own unit."""
+    if unit == "probability":
+        width *= 100
+    return _short(width) + (" pp" if unit in ("percent", "probability") else "")
 
 
 def _short(width: float) -> str:

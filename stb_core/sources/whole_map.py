@@ -136,8 +136,14 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         s.quiet(optimal_gap)
     elif no_loss(optimal_gap.value):
-        worst = (f"for the worst play they differ by up to {s(worst_gap, number(4))}"
-                 if not no_loss(worst_gap.value) else "and for the worst play too")
+        if no_loss(worst_gap.value):
+            worst = "and for the worst play too"
+        else:
+            where = forced.fact("worst_difference_objective", "objective", "first", [("policy", "==", "worst")],
+                                [("difference", "desc")])
+            unit = points(2) if where.value == "win" else number(4)  # the objective's own unit
+            worst = (f"for the worst play they differ by up to {s(worst_gap, unit)} ({s(where, named)}, the "
+                     f"largest difference)")
         text = (f"For optimal play the two rules are worth exactly the same under every objective here (the largest "
                 f"difference is {s(optimal_gap, number(0))}); {worst}.")
     else:
@@ -327,7 +333,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
             next_loss = own.fact("next_loss", "loss_percent", "value", [("lines", "==", better["lines"])])
             gain = derived("gain", "difference", loss, next_loss)
             after = (f"the best card of {plural_lines(better['lines'])} loses {s(next_loss, share(3))}, "
-                     f"{s(gain, number(3))} less")
+                     f"{s(gain, number(3))} percentage points less")
         else:
             after = "no longer card does better"
         caption = s.finding(f"card-{row.lines}-caption",
@@ -358,9 +364,12 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
     exceptions = part.table("card-exceptions", card_losses(rules, card, card_objective))
+    part.shown["card_is_highest_tile"] = differ.value == 0 and card_objective == "win"
     if differ.value == 0:
+        where = ("those of section 3" if card_objective == "win" else
+                 f"the highest-tile rule's, listed below for {named(card_objective)}")
         text = (f"The card “{card.name}” plays exactly the moves of the highest-tile rule (it plays differently at "
-                f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are those of section 3.")
+                f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are {where}.")
     elif len(exceptions):
         s.quiet(differ)
         text = (f"The exceptions worth learning: the {s(exceptions.count('exceptions'), counted('position'))} where "
@@ -589,7 +598,7 @@ def openings_part(rules: Rules) -> Part:
 def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
     """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
     ``rules`` kept: sides, one-die rule): the chance of winning also as an exact fraction up to ``exact_up_to``
-    tiles. ``log`` (e.g. ``print``) hears about each size."""
+    tiles, and as exactly 0 where a tile exceeds the largest roll. ``log`` (e.g. ``print``) hears about each size."""
     rows = []
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         game = replace(rules, tiles=n, dice=d)
@@ -598,8 +607,8 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
             exact = objective == "win" and n <= exact_up_to
             value = solve(game, objective, exact=exact).value()
             row[value_name(objective)] = float(value)
-            if objective == "win":
-                row["p_win_exact"] = fraction(value) if exact else ""
+            if objective == "win":  # a tile above the largest roll is never shut: the chance is exactly 0
+                row["p_win_exact"] = fraction(value) if exact else "0" if n > game.largest_roll else None
         rows.append(row)
         if log:
             log(f"{dice_words(d, game.sides)}, {n} tiles: solved")

@@ -128,8 +128,8 @@ LONG_FRACTION = re.compile(r"(\d{6,})/(\d{6,})")
 
 def digits(x) -> str:
     """Text with every long decimal tail (nine digits or more) grouped in fives by thin spaces, as in
-    ``0.00010 76788 69490 46407``, and a long fraction free to break after its slash: a long number stays readable
-    and breaks between groups, never inside one."""
+    ``0.00010 76788 69490 46407`` (a long number stays readable, and a narrow column breaks it between two groups,
+    never inside one), and a long fraction free to break after its slash, the one place it may."""
     grouped = LONG_DECIMALS.sub(lambda m: m[1] + "." + "\u2009".join(m[2][i:i + 5] for i in range(0, len(m[2]), 5)),
                                 text(x))
     return LONG_FRACTION.sub(lambda m: f"{m[1]}/\u200b{m[2]}", grouped)

@@ -69,6 +69,7 @@
   function cue() {
     document.querySelectorAll(".stb-table-wrap").forEach(function (wrap) {
       wrap.classList.toggle("stb-scrolls", wrap.scrollWidth > wrap.clientWidth + 1);
+      wrap.style.setProperty("--wrap-width", wrap.clientWidth + "px");  // the caption wraps within the view
     });
   }
   cue();

@@ -7,6 +7,7 @@
   var records = window.STB_SEARCH || [];
   if (!box || !list) return;
   var up = box.getAttribute("data-up") || "";
+  var SHOWN = 12;  // sections listed at most; the rest are counted
 
   function words(text) {
     return text.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 0; });
@@ -22,10 +23,11 @@
     var query = words(box.value);
     list.textContent = "";
     if (!query.length) return;
-    var found = records.filter(function (r) {
+    var all = records.filter(function (r) {
       var hay = (r.title + " " + r.heading + " " + r.text).toLowerCase();
       return query.every(function (w) { return hay.indexOf(w) >= 0; });
-    }).slice(0, 12);
+    });
+    var found = all.slice(0, SHOWN);
     if (!found.length) {
       var none = document.createElement("li");
       none.textContent = "No page mentions " + box.value.trim() + ".";
@@ -45,6 +47,13 @@
       item.appendChild(text);
       list.appendChild(item);
     });
+    if (all.length > found.length) {
+      var more = document.createElement("li");
+      more.className = "stb-search-more";
+      more.textContent = (all.length - found.length) + " more section" + (all.length - found.length > 1 ? "s" : "") +
+        " mention" + (all.length - found.length > 1 ? "" : "s") + " it: add a word to narrow the search.";
+      list.appendChild(more);
+    }
   }
 
   box.addEventListener("input", search);
