@@ -21,18 +21,36 @@ import numpy as np
 
 from .rules import InputError, Rules
 
+MAX_POSITION = 64  # the most tile positions a board mask may name (rules allow far fewer)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
 
 def board_mask(tiles: Iterable[int]) -> int:
-    """Bit-mask of a set of tiles: bit ``t - 1`` for tile ``t``."""
+    """Bit-mask of a set of tiles: bit ``t - 1`` for tile ``t``; :class:`InputError` for anything but whole tile
+    numbers 1 to 64."""
+    if isinstance(tiles, str | bytes) or not isinstance(tiles, Iterable):
+        raise InputError(f"tiles must be a collection of tile numbers, like [2, 6]; got {tiles!r}")
     mask = 0
     for t in tiles:
+        if not _whole(t) or not 1 <= t <= MAX_POSITION:
+            raise InputError(f"tiles must be whole numbers from 1 to {MAX_POSITION}; got {t!r}")
         mask |= 1 << (int(t) - 1)
     return mask
 
 
+def check_mask(mask) -> int:
+    """``mask`` as an int if it is a board's bit-mask (a whole number, 0 or more); :class:`InputError` otherwise."""
+    if not _whole(mask) or mask < 0:
+        raise InputError(f"a board must be a bit-mask, a whole number 0 or more (board_mask makes one); got {mask!r}")
+    return int(mask)
+
+
 def board_tiles(mask: int) -> tuple[int, ...]:
     """The tiles of a bit-mask, in increasing order."""
-    mask = int(mask)
+    mask = check_mask(mask)
     return tuple(t + 1 for t in range(mask.bit_length()) if mask >> t & 1)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from .boards import board_mask, layout_of, parse_tiles
 from .choice import TIE_BREAKS
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
-from .counts import counts_by_moves
+from .counts import check_counts_reach, counts_by_moves
 from .game import check_roll, game_of
 from .monte_carlo import MAX_GAMES, simulate
 from .objectives import OBJECTIVES
@@ -45,7 +45,7 @@ from .rules import (
     InputError,
     Rules,
 )
-from .sweep import Solution
+from .sweep import Solution, check_exact_reach
 from .valuation import evaluate, expected_rolls, final_sum_distribution, roll_count_distribution
 
 
@@ -166,7 +166,8 @@ def _play_flags() -> argparse.ArgumentParser:
     _add(play_, "--policy", choice("policy", POLICIES), "optimal", f"how moves are chosen: {', '.join(POLICIES)}")
     _add(play_, "--tie-break", choice("tie_break", tuple(TIE_BREAKS)), "canonical",
          f"which of equally good moves is played: {', '.join(TIE_BREAKS)} (default canonical: lowest tiles first)")
-    play_.add_argument("--exact", action="store_true", help="exact fractions (up to 16 tiles)")
+    play_.add_argument("--exact", action="store_true",
+                       help="exact fractions (up to 16 tiles; Double Shutter up to 8 in front)")
     return shared
 
 
@@ -299,6 +300,7 @@ def _announce(what: str, estimate: Estimate):
 
 def _solution(args, rules: Rules, exact: bool | None = None) -> Solution:
     exact = args.exact if exact is None else exact
+    check_exact_reach(rules, exact)  # refused at once, not after an estimate
     estimate = solve_cost(rules).estimate("auto", exact)
     progress = _announce(f"solving {rules.describe()}", estimate)
     return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact, progress=progress)
@@ -384,6 +386,7 @@ def cmd_distribution(args, rules: Rules) -> None:
 
 def cmd_counts(args, rules: Rules) -> None:
     board = _board(args, rules)
+    check_counts_reach(rules)
     _announce(f"counting winning sequences of {rules.describe()}", counts_estimate(rules))
     counts = {k: c for k, c in counts_by_moves(rules, board).items() if c}
     payload = {"counts": {str(k): c for k, c in counts.items()}, "total": sum(counts.values()),

@@ -18,7 +18,7 @@ import numpy as np
 
 from .boards import check_board
 from .game import game_of
-from .rules import InputError, Rules
+from .rules import InputError, Rules, check_rules
 
 EXACT_COUNT_MAX_TILES = 16
 
@@ -30,11 +30,17 @@ def _pair_weights(game, pairs, dtype=object) -> np.ndarray:
     return table[pairs.code - catalogue.lo]
 
 
+def check_counts_reach(rules: Rules) -> None:
+    """Refuse exact sequence counts beyond :data:`EXACT_COUNT_MAX_TILES` positions, in the user's terms."""
+    from .sweep import exact_limit
+
+    if rules.positions > EXACT_COUNT_MAX_TILES:
+        raise InputError(exact_limit(rules, "exact sequence counts", EXACT_COUNT_MAX_TILES))
+
+
 def winning_sequence_counts(rules: Rules) -> np.ndarray:
     """Array ``C[k, S]`` of exact (Python int) weighted winning-sequence counts, ``k = 0 .. tiles``."""
-    if rules.positions > EXACT_COUNT_MAX_TILES:
-        raise InputError(f"tiles must be at most {EXACT_COUNT_MAX_TILES} for exact sequence counts, "
-                         f"got {rules.positions}")
+    check_counts_reach(check_rules(rules))
     game = game_of(rules)
     levels, n, won = game.levels, game.states, game.won
     counts = np.zeros((rules.positions + 1, n), dtype=object)
@@ -58,6 +64,7 @@ def counts_by_moves(rules: Rules, board: int | None = None) -> dict[int, int]:
     >>> counts_by_moves(Rules(tiles=10))[5]
     117120
     """
+    rules = check_rules(rules)
     board = rules.full_board if board is None else check_board(board, rules)
     table = winning_sequence_counts(rules)
     return {k: int(table[k, board]) for k in range(rules.positions + 1)}

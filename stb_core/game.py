@@ -36,7 +36,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from .boards import Levels, MoveCatalogue, board_tiles, check_board, frozen, layout_of, subsets_with_total
-from .rules import InputError, Rules
+from .rules import InputError, Rules, check_rules
 
 
 def die_or_sum(dice: tuple[int, ...]) -> set[int]:
@@ -316,7 +316,7 @@ def legal_moves(rules: Rules, board: int, roll: int) -> list[tuple[int, ...]]:
     >>> legal_moves(Rules(tiles=10), board_mask([1, 3, 4, 6, 7]), 7)
     [(1, 6), (3, 4), (7,)]
     """
-    board = check_board(board, rules)
+    board = check_board(board, check_rules(rules))
     roll = check_roll(roll, rules)
     return [board_tiles(m) for m in legal_move_masks(rules, board, roll)]
 
@@ -330,7 +330,11 @@ def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
     return [int(m) for m in moves[game.legal(np.array([board]), moves)[0]]]
 
 
-@lru_cache(maxsize=8)
 def game_of(rules: Rules) -> Game:
     """The :class:`Game` of ``rules`` (cached per rules value)."""
+    return _game_of(check_rules(rules))
+
+
+@lru_cache(maxsize=8)
+def _game_of(rules: Rules) -> Game:
     return Game(rules)

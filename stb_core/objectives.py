@@ -57,7 +57,7 @@ def check_utilities(name: str, values) -> np.ndarray:
     :class:`InputError` naming the objective otherwise -- an objective's values become every board's value."""
     values = np.asarray(values)
     if values.dtype == object:
-        bad = [v for v in values.ravel().tolist() if not isinstance(v, Real) or not math.isfinite(float(v))]
+        bad = [v for v in values.ravel().tolist() if not _finite(v)]
     elif np.issubdtype(values.dtype, np.number) or values.dtype == bool:
         bad = values[~np.isfinite(values)].ravel().tolist()[:1]
     else:
@@ -65,6 +65,16 @@ def check_utilities(name: str, values) -> np.ndarray:
     if bad:
         raise InputError(f"objective {name!r} must give a finite number for every final board; got {bad[0]!r}")
     return values
+
+
+def _finite(value) -> bool:
+    """A real number a float can hold (``10**400`` is a number, but no float)."""
+    if not isinstance(value, Real):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def _won(game: Game, boards: np.ndarray) -> np.ndarray:
@@ -132,8 +142,12 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
     else:
 
         def utility(game: Game, boards: np.ndarray) -> np.ndarray:
-            return np.asarray(check_utilities(name, np.asarray(of_board(game.boards[boards]), dtype=object)),
-                              dtype=float)
+            given = game.boards[boards]
+            values = np.asarray(of_board(given), dtype=object)
+            if values.shape != np.shape(given):
+                raise InputError(f"objective {name!r}: of_board must give one value per board it is given "
+                                 f"({np.size(given)}); got {values.size}")
+            return np.asarray(check_utilities(name, values), dtype=float)
 
     return Objective(name, +1 if maximise else -1, utility)
 

@@ -90,6 +90,11 @@ class Rules:
     layout: str = "row"               # row: tiles 1..tiles | double-shutter: a back row behind them
 
     def __post_init__(self) -> None:
+        for name in ("tiles", "dice", "sides", "max_per_move", "win_at_most", "one_die_forced"):
+            value = getattr(self, name)  # a numpy integer or bool is one: kept as Python's (one value, one hash)
+            if type(value).__module__ == "numpy" and isinstance(getattr(value, "item", None) and value.item(),
+                                                                 bool | int):
+                object.__setattr__(self, name, value.item())
         if self.layout not in LAYOUTS:
             raise InputError(f"layout must be one of {', '.join(LAYOUTS)}; got {self.layout!r}")
         if self.layout == "double-shutter":
@@ -244,3 +249,10 @@ class Rules:
         elif self.win_at_most:
             parts.append(f"won at {self.win_at_most} or less")
         return ", ".join(parts)
+
+
+def check_rules(rules) -> Rules:
+    """``rules`` if it is a :class:`Rules` value; :class:`InputError` otherwise."""
+    if not isinstance(rules, Rules):
+        raise InputError(f"rules must be a stb_core.Rules value, got {type(rules).__name__}")
+    return rules

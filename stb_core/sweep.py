@@ -49,19 +49,12 @@ from .choice import (
 from .game import Game, check_roll, game_of
 from .objectives import Objective, get_objective
 from .policies import OPTIMAL, Policy, get_policy
-from .rules import InputError, Rules
+from .rules import InputError, Rules, check_rules
 
 EXACT_MAX_TILES = 16
 COMPILED_MIN_TILES = 20    # from here "auto" runs the compiled loop (stb_core.compiled): faster, less memory
 CACHE_MAX_TILES = 16       # solutions of named objectives and policies up to here are kept for reuse
 PATHS = ("auto", "numpy", "compiled")
-
-
-def check_rules(rules) -> Rules:
-    """``rules`` if it is a :class:`Rules` value; :class:`InputError` otherwise."""
-    if not isinstance(rules, Rules):
-        raise InputError(f"rules must be a stb_core.Rules value, got {type(rules).__name__}")
-    return rules
 
 
 def check_exact(exact) -> bool:
@@ -321,8 +314,7 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
     (optional) is told the share of the sweep done as it goes."""
     rules, exact = check_rules(rules), check_exact(exact)
     obj, chosen, tie = get_objective(objective), get_policy(policy), get_tie_break(tie_break)
-    if exact and rules.positions > EXACT_MAX_TILES:
-        raise InputError(exact_limit(rules))
+    check_exact_reach(rules, exact)
     if path not in PATHS:
         raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
     if not (isinstance(objective, str) and isinstance(policy, str) and rules.positions <= CACHE_MAX_TILES):
@@ -335,12 +327,19 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
     return _KEPT[key]
 
 
-def exact_limit(rules: Rules) -> str:
-    """Why exact values are refused for ``rules``, in the terms the user typed."""
+def exact_limit(rules: Rules, what: str = "exact values", limit: int = EXACT_MAX_TILES) -> str:
+    """Why ``what`` is refused for ``rules`` (more than ``limit`` tile positions), in the terms the user typed: the
+    tiles of the front row for Double Shutter, whose back row doubles the positions."""
     if rules.layout == "double-shutter":
-        return (f"exact values are computed for boards of up to {EXACT_MAX_TILES} tiles in all: Double Shutter with "
-                f"tiles at most {EXACT_MAX_TILES // 2} in front; got tiles {rules.tiles} ({rules.positions} in all)")
-    return f"tiles must be at most {EXACT_MAX_TILES} for exact values, got {rules.tiles}"
+        return (f"{what} are computed for boards of up to {limit} tiles in all: for Double Shutter, tiles at most "
+                f"{limit // 2} (the front row; the back row doubles it); got tiles {rules.tiles}")
+    return f"tiles must be at most {limit} for {what}; got {rules.tiles}"
+
+
+def check_exact_reach(rules: Rules, exact: bool) -> None:
+    """Refuse an exact solve beyond :data:`EXACT_MAX_TILES` positions at once (before any estimate is shown)."""
+    if exact and rules.positions > EXACT_MAX_TILES:
+        raise InputError(exact_limit(rules))
 
 
 KEEP_SOLUTIONS = 64

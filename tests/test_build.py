@@ -55,6 +55,16 @@ def test_run_names_keep_signs_and_decimals():
     assert len(names) == 3 and "06-whole-map--margin_percent=-1.0" in names
 
 
+def test_one_value_written_several_ways_makes_one_run():
+    """``-p tolerance -0.0``, ``0``, ``0.0`` and ``1e-400`` are one value: one run name, one page."""
+    from stb_core.report.parameters import domain, parse_value
+
+    defaults = notebook_defaults("03-open-and-shut")
+    names = {run_name("03-open-and-shut", domain("03-open-and-shut").check({**defaults, "tolerance": parse_value(t)}),
+                      defaults) for t in ("-0.0", "0", "0.0", "1e-400", "-1e-400")}
+    assert names == {"03-open-and-shut--tolerance=0.0"}, names
+
+
 def test_papermill_direct_injection_of_an_unknown_name_fails_in_the_notebook(tmp_path):
     stem = STEMS[0]
     out = tmp_path / "out.ipynb"
@@ -210,3 +220,67 @@ def test_ctrl_c_while_a_build_is_starting_says_one_line(tmp_path, delay):
     out = build.communicate(timeout=120)[0]
     assert "Traceback" not in out, out
     assert build.returncode in (130, -signal.SIGINT) or "stopped" in out, (build.returncode, out)
+
+
+PUBLISH_INTERRUPTED = """
+import os, signal, sys
+from stb_core.report import build
+real = build.replace_path
+calls = []
+def replace_path(new, target):
+    real(new, target)
+    calls.append(target)
+    if len(calls) == 1:  # a signal between the first and the second of a run's renames (make forwards a second)
+        os.kill(os.getpid(), signal.{sig})
+        os.kill(os.getpid(), signal.{sig})
+build.replace_path = replace_path
+sys.exit(build.main(["--notebook", "02-riddler-one-die", "-p", "tiles", "5"]))
+"""
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGINT"])
+def test_a_signal_while_a_run_is_published_waits_until_it_is_whole(tmp_path, sig):
+    """Ctrl-C or SIGTERM (twice: make forwards its own) while a run's folders, notebook and page are being swapped:
+    the run is published whole -- its page, tables and figures all new, nothing set aside left behind -- and the
+    last line names it as published."""
+    env = {**os.environ, "STB_REPORT_DIR": str(tmp_path / "report"), "STB_OUTPUT_ROOT": str(tmp_path / "out")}
+    done = subprocess.run([sys.executable, "-c", PUBLISH_INTERRUPTED.format(sig=sig)], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    run = "02-riddler-one-die--tiles=5"
+    assert done.returncode == 130, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert f"1 of 1 runs published before it ({run})" in last, last
+    assert "Traceback" not in done.stderr
+    for path in (tmp_path / "out" / "data" / run / "checks.json", tmp_path / "out" / "figures" / run,
+                 tmp_path / "report" / "data" / run, tmp_path / "report" / "figures" / run,
+                 tmp_path / "report" / "runs" / f"{run}.html"):
+        assert path.exists(), path
+    from urllib.parse import quote
+
+    assert quote(f"{run}.html") in (tmp_path / "report" / "runs" / "index.html").read_text()  # listed
+    left = [p for p in (tmp_path / "report").rglob(".*") if p.name != ".lock"]
+    left += list((tmp_path / "out").rglob(".*"))
+    assert not left, left
+
+
+def test_a_report_folder_on_another_filesystem_publishes(tmp_path):
+    """report/ on another filesystem than data/ and figures/ (a mounted web folder): a rename cannot cross it, so
+    the run is copied beside each target first -- published whole, no traceback, nothing left behind."""
+    from stb_core.report import build
+
+    other = Path("/dev/shm")
+    if not other.is_dir() or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
+        pytest.skip("no second filesystem to publish across")
+    staged = other / f"stb-test-{os.getpid()}"
+    try:
+        (staged / "new").mkdir(parents=True)
+        (staged / "new" / "table.csv").write_text("a\n1\n")
+        (tmp_path / "data" / "run").mkdir(parents=True)
+        (tmp_path / "data" / "run" / "old.csv").write_text("old\n")
+        build.replace_path(staged / "new", tmp_path / "data" / "run")
+        assert sorted(p.name for p in (tmp_path / "data" / "run").iterdir()) == ["table.csv"]
+        assert not (staged / "new").exists() and not list((tmp_path / "data").glob(".*"))
+    finally:
+        import shutil
+
+        shutil.rmtree(staged, ignore_errors=True)

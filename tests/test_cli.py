@@ -122,6 +122,12 @@ def test_simulate_within_its_interval(capsys):
     (["advise", "--tiles", "16", "--dice", "4", "--sides", "20", "--exact", "--open", "1", "--roll", "3"],
      "roll must be a total the dice can show from open {1}, 4 to 80; got 3"),
     (["solve", "--exact", "--tiles", "17"], "tiles must be at most 16 for exact values"),
+    # Double Shutter: refused at once (no estimate first), in the flags the user typed: the front row's tiles
+    (["solve", "--exact", "--layout", "double-shutter"], "for Double Shutter, tiles at most 8 (the front row; the "
+                                                         "back row doubles it); got tiles 9"),
+    (["solve", "--exact", "--layout", "double-shutter", "--tiles", "9", "--open", "1,b9"], "got tiles 9"),
+    (["counts", "--layout", "double-shutter", "--open", "b9"],
+     "exact sequence counts are computed for boards of up to 16 tiles in all: for Double Shutter, tiles at most 8"),
 ])
 def test_bad_input_is_one_line_and_status_2(capsys, argv, message):
     status, out, err = run(capsys, *argv)

@@ -43,6 +43,7 @@ import sys
 import threading
 import time
 import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -215,8 +216,15 @@ def _remove(path: Path) -> None:
 def replace_path(new: Path, target: Path) -> None:
     """Put ``new`` (a file or a folder) where ``target`` is: a file in one rename; a folder in two (the old one set
     aside as ``.<name>.old``, the new one renamed in, the old one removed), so that at every instant either the
-    old or the new folder is whole (:func:`recover` finishes a replacement a kill interrupted)."""
+    old or the new folder is whole (:func:`recover` finishes a replacement a kill interrupted). From another
+    filesystem (``report/`` mounted elsewhere) the new one is first copied beside the target, then renamed."""
     target.parent.mkdir(parents=True, exist_ok=True)
+    if os.stat(new.parent).st_dev != os.stat(target.parent).st_dev:  # another filesystem: a rename cannot cross it
+        near = target.with_name(f".{target.name}.tmp")  # copied beside the target first (recover() removes it)
+        _remove(near)
+        shutil.copytree(new, near, symlinks=True) if new.is_dir() else shutil.copy2(new, near)
+        _remove(new)
+        new = near
     if new.is_file() or not target.exists():
         os.replace(new, target)
         return
@@ -719,8 +727,34 @@ class Interrupted(Exception):
         super().__init__(f"interrupted: the running notebooks were stopped; {done}")
 
 
-def _terminate(signum, frame):
-    raise KeyboardInterrupt
+class _Signals:
+    """How a build answers Ctrl-C and SIGTERM: the first signal stops it (a KeyboardInterrupt where it is), except
+    while a run is being published, when it is held until that run is wholly in place (a chapter is never half
+    published); once the build is stopping, further signals (make forwards its own SIGTERM) change nothing."""
+
+    def __init__(self) -> None:
+        self.deferring, self.pending, self.stopping = False, None, False
+
+    def handler(self, signum, frame) -> None:
+        if self.stopping:
+            return
+        if self.deferring:
+            self.pending = signum
+            return
+        self.stopping = True
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def deferred(self):
+        """Hold signals for the block; a signal that came meanwhile stops the build once the block is done."""
+        self.deferring = True
+        try:
+            yield
+        finally:
+            self.deferring = False
+        if self.pending is not None and not self.stopping:
+            self.stopping = True
+            raise KeyboardInterrupt
 
 
 def build(jobs: list[Job], workers: int = 2, log=print) -> None:
@@ -729,10 +763,12 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
     published before stays. Ctrl-C or SIGTERM raises :class:`Interrupted` once the running notebooks are stopped."""
     log = _serialised(log)
     started = time.perf_counter()
+    signals = _Signals()
     previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)} if threading.current_thread() is \
         threading.main_thread() else {}
     for s in previous:
-        signal.signal(s, _terminate)
+        signal.signal(s, signals.handler)
+    finished, default = "", any(job.default for job in jobs)
     published: list[str] = []
     running: list[Running] = []
     staging = report_dir() / f"{STAGING_PREFIX}{os.getpid()}"
@@ -765,43 +801,67 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
                     r.watcher.done.set()
                     r.watcher.join()
                     if r.process.returncode != 0:
-                        error = r.folder / "error.txt"
-                        message = error.read_text() if error.exists() else \
-                            f"{r.job.run}: the run stopped ({(r.folder / 'runner.log').read_text()[-2000:]})"
-                        raise NotebookFailed(message)
+                        raise NotebookFailed(why_stopped(r))
                     _make_reproducible(r.folder / "executed.ipynb")
                     render(r.job, r.folder)
-                    publish(r.job, r.folder)
-                    published.append(r.job.run)
+                    with signals.deferred():  # a run is published wholly, or not at all
+                        publish(r.job, r.folder)
+                        published.append(r.job.run)
                     log(f"{r.label} {r.job.run} done in {time.perf_counter() - r.started:.1f} s -> {r.job.html_path}",
                         flush=True)
-            default = any(job.default for job in jobs)
-            install_assets(default)
-            if default:
-                from .explorer import write_explorer
-
-                write_explorer()
-                write_index()
-                write_appendices()
-                write_reference_packages()
-                shell.search_index(report_dir())
-            write_runs_index()
+            with signals.deferred():  # the pages every run shares: written together
+                write_shared(default)
+            seconds = time.perf_counter() - started
+            finished = (f"report built in {seconds:.1f} s: {report_dir() / 'index.html'}" if default else
+                        f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
     except KeyboardInterrupt:
+        signals.stopping = True
         stop(running)
+        if published:  # the index, search and runs pages then show what was published
+            write_shared(default)
         raise Interrupted(published, len(jobs)) from None
     finally:
+        signals.stopping = True  # the clean-up is not interrupted
         stop(running)
         shutil.rmtree(staging, ignore_errors=True)
         if janitor is not None:  # the build ends normally: nothing is left for it to clean
             janitor.kill()
             janitor.wait()
+        if finished:
+            log(finished)
         for s, handler in previous.items():
             signal.signal(s, handler)
-    seconds = time.perf_counter() - started
-    if any(job.default for job in jobs):
-        log(f"report built in {seconds:.1f} s: {report_dir() / 'index.html'}")
-    else:
-        log(f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
+
+
+def why_stopped(r: Running) -> str:
+    """Why a run's process ended without success: the notebook's own error, else the signal that killed it (the
+    system's memory killer, or a kill from outside), else the end of its log."""
+    error = r.folder / "error.txt"
+    if error.exists() and error.read_text().strip():
+        return error.read_text()
+    code = r.process.returncode
+    if code < 0:
+        name = signal.Signals(-code).name
+        why = " (the system may have run out of memory)" if name == "SIGKILL" else ""
+        return f"{r.job.run}: the run was killed by {name}{why}; nothing of it was published"
+    log = r.folder / "runner.log"
+    tail = log.read_text()[-2000:].strip() if log.exists() else ""
+    return f"{r.job.run}: the run stopped with status {code}" + (f": {tail}" if tail else " and no message")
+
+
+def write_shared(default: bool) -> None:
+    """The files every run shares: the assets, the runs page, and for the default report its index, appendices,
+    explorer, reference data packages and search index."""
+    install_assets(default)
+    if default:
+        from .explorer import write_explorer
+
+        write_explorer()
+        write_index()
+        write_appendices()
+        write_reference_packages()
+        shell.search_index(report_dir())
+    write_runs_index()
 
 
 def check_checkout() -> None:

@@ -64,7 +64,7 @@ class Parameter:
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         if self.pattern is not None and not re.fullmatch(self.pattern, value, re.ASCII):
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
-        return float(value) if self.kind is float else value
+        return float(value) + 0.0 if self.kind is float else value  # + 0.0: -0.0 is 0.0 (one value, one run page)
 
     def corners(self) -> list:
         """The values the rerun matrix tries: each choice, or the smallest and the quick largest."""
