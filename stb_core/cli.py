@@ -21,7 +21,9 @@ from .choice import TIE_BREAKS
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import check_counts_reach, counts_by_moves
 from .game import check_roll, game_of
-from .monte_carlo import MAX_GAMES, simulate
+from .hindsight import hindsight, hindsight_estimate, hindsight_refusal
+from .luck import GRADE_NAMES, GRADES, analyse, parse_record, record_of
+from .monte_carlo import MAX_GAMES, narrate_game, simulate
 from .objectives import OBJECTIVES
 from .players import (
     FAIR_TRIALS,
@@ -163,7 +165,9 @@ def _play_flags() -> argparse.ArgumentParser:
     play_ = shared.add_argument_group("play")
     _add(play_, "--objective", choice("objective", OBJECTIVES), "win",
          f"what a finished game is worth: {', '.join(OBJECTIVES)} (default win)")
-    _add(play_, "--policy", choice("policy", POLICIES), "optimal", f"how moves are chosen: {', '.join(POLICIES)}")
+    _add(play_, "--policy", choice("policy", (*POLICIES, HINDSIGHT)), "optimal",
+         f"how moves are chosen: {', '.join(POLICIES)}; or {HINDSIGHT} (solve only: the value for a player who "
+         "knows every throw in advance)")
     _add(play_, "--tie-break", choice("tie_break", tuple(TIE_BREAKS)), "canonical",
          f"which of equally good moves is played: {', '.join(TIE_BREAKS)} (default canonical: lowest tiles first)")
     play_.add_argument("--exact", action="store_true",
@@ -194,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=program_name(), description="Shut the Box, solved exactly.")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                     metavar="{solve,advise,distribution,counts,simulate,players,export}")
+                                     metavar="{solve,advise,distribution,counts,simulate,players,analyse,export}")
     single = [_rule_flags(), _play_flags(), _open_flag()]
     commands.add_parser("solve", parents=single, help="value of a board under a policy")
     advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
@@ -207,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="winning move sequences by number of moves")
     sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
     pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
+    review = commands.add_parser("analyse", parents=[_rule_flags(), _play_flags()],
+                                 help="a game's luck and decisions, turn by turn")
+    _add(review, "--game", str, None, "the game, one turn per roll: the total, then the tiles shut joined by + (or "
+         "- where no move was legal), e.g. '8:2+6 7:7 11:8+3 12:-'; with a choice of dice, the dice first: 1d4:4")
+    _add(review, "--seed", integer("seed", 0, 2**63 - 1), None, "instead of --game: play one game with --policy "
+         "from this seed, and analyse it")
     kit = commands.add_parser("export", help="the report's write-up kit: figures, tables as CSV and LaTeX, captions, "
                               "BibTeX (from a clone where the report is built)")
     _add(kit, "--run", str, None, "a rerun's name (default: the report's chapters)")
@@ -275,6 +285,7 @@ def _header(args, rules: Rules, board: int) -> dict:
             "tie_break": args.tie_break, "open": layout_of(rules).names(board)}
 
 
+HINDSIGHT = "hindsight"  # solve's value for a player who knows every throw (stb_core.hindsight), not a policy
 LONG_RUN = 10.0  # seconds: a run estimated to take longer says so first, and shows its progress
 
 
@@ -298,17 +309,23 @@ def _announce(what: str, estimate: Estimate):
     return progress
 
 
-def _solution(args, rules: Rules, exact: bool | None = None) -> Solution:
+def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None = None) -> Solution:
     exact = args.exact if exact is None else exact
+    policy = args.policy if policy is None else policy
+    if policy == HINDSIGHT:
+        raise UserError(f"policy hindsight is a value, not a way to play: only solve takes it (here: one of "
+                        f"{', '.join(POLICIES)})")
     check_exact_reach(rules, exact)  # refused at once, not after an estimate
     estimate = solve_cost(rules).estimate("auto", exact)
     progress = _announce(f"solving {rules.describe()}", estimate)
-    return evaluate(rules, args.objective, args.policy, tie_break=args.tie_break, exact=exact, progress=progress)
+    return evaluate(rules, args.objective, policy, tie_break=args.tie_break, exact=exact, progress=progress)
 
 
 # -- subcommands -----------------------------------------------------------------------------------------------
 def cmd_solve(args, rules: Rules) -> None:
     board = _board(args, rules)
+    if args.policy == HINDSIGHT:
+        return _hindsight(args, rules, board)
     solution = _solution(args, rules)
     value = solution.value(board)
     rolls = expected_rolls(solution, board)
@@ -323,6 +340,61 @@ def cmd_solve(args, rules: Rules) -> None:
         f"expected rolls of a game: {float(rolls):.10g} (the last one, that finds no move, included)",
         f"solved in {solution.seconds:.3f} s",
     ])
+
+
+def _hindsight(args, rules: Rules, board: int) -> None:
+    refusal = hindsight_refusal(rules, args.objective)
+    if refusal:
+        raise UserError(refusal)
+    start = time.perf_counter()
+    progress = _announce(f"the hindsight value of {rules.describe()}", hindsight_estimate(rules, args.exact))
+    value = hindsight(rules, args.objective, board=board, exact=args.exact, progress=progress)
+    seconds = time.perf_counter() - start
+    payload = {"value": float(value), "seconds": seconds, **_header(args, rules, board)}
+    if args.exact:
+        payload["exact"] = _fraction(value)
+    shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
+    _emit(args, payload, [
+        f"{rules.describe()}; objective {args.objective}; hindsight (every throw known in advance)",
+        f"value of open {_tiles(rules, board)}: {shown}",
+        f"computed in {seconds:.3f} s",
+    ])
+
+
+def cmd_analyse(args, rules: Rules) -> None:
+    if (args.game is None) == (args.seed is None):
+        raise UserError("analyse needs a game: --game '8:2+6 7:7 11:8+3 12:-', or --seed S to play one with --policy")
+    if args.policy == HINDSIGHT:
+        raise UserError("policy hindsight is a value, not a way to play: analyse plays --policy from --seed with one "
+                        f"of {', '.join(POLICIES)}")
+    solution = _solution(args, rules, policy="optimal")
+    if args.game is not None:
+        record = args.game
+    else:
+        player = solution if args.policy == "optimal" else _solution(args, rules)
+        record = record_of(narrate_game(player, seed=args.seed), rules)
+    report = analyse(solution, parse_record(record, solution))
+    number = _fraction if args.exact else float
+    turns = [{**{k: t[k] for k in ("open", "dice", "roll", "played", "best", "grade")},
+              **{k: number(t[k]) for k in ("luck", "dice_loss", "move_loss", "loss", "value_after")}}
+             for t in report["turns"]]
+    payload = {"game": record, "start": number(report["start"]), "outcome": number(report["outcome"]),
+               "luck": number(report["luck"]), "loss": number(report["loss"]), "identity": report["identity"],
+               "holds": report["holds"], "turns": turns, "grades": dict(zip(GRADE_NAMES, GRADES.get(
+                   args.objective, ()), strict=False)), "rules": rules.describe(), "objective": args.objective}
+    more_is_better = solution.objective.sense > 0
+    lines = [f"{rules.describe()}; objective {args.objective}; values of optimal play afterwards",
+             f"game: {record}",
+             f"{'turn':>4}  {'open':<28} {'roll':>5}  {'played':<10} {'best':<16} {'luck':>10} {'loss':>10}  grade"]
+    for n, t in enumerate(report["turns"], 1):
+        roll = f"{t['dice']}d{t['roll']}" if rules.has_one_die_rule else str(t["roll"])
+        lines.append(f"{n:>4}  {t['open']:<28} {roll:>5}  {t['played']:<10} {'; '.join(t['best']) or '-':<16} "
+                     f"{float(t['luck']):>+10.5g} {float(t['loss']):>10.5g}  {t['grade']}")
+    luck, loss = (f"{float(report[k]):.10g}" for k in ("luck", "loss"))
+    lines.append(f"start {float(report['start']):.10g} {'+' if more_is_better else '-'} luck ({luck}) "
+                 f"{'-' if more_is_better else '+'} loss {loss} = outcome {float(report['outcome']):.10g}"
+                 + (", exactly" if args.exact and report["holds"] else ""))
+    _emit(args, payload, lines)
 
 
 def cmd_advise(args, rules: Rules) -> None:
@@ -461,7 +533,7 @@ def cmd_export(args, rules: Rules) -> None:
     print(f"wrote {folder} and {folder.with_suffix('.zip')}")
 
 
-COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distribution,
+COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distribution, "analyse": cmd_analyse,
             "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players, "export": cmd_export}
 
 

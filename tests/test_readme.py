@@ -10,6 +10,7 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -93,3 +94,10 @@ def test_make_lab_starts_and_prints_the_address():
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
+
+
+def test_the_analysis_shown_is_what_analyse_prints():
+    shown = next(body for language, body in BLOCKS if language == "text" and body.lstrip().startswith("turn"))
+    run = subprocess.run([sys.executable, "-m", "stb_core", "analyse", "--game", "8:2+6 7:7 11:8+3 12:-"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert run.returncode == 0 and shown.strip() in run.stdout, run.stdout

@@ -1,0 +1,167 @@
+r"""Luck and skill in one game, exactly: how much each roll moved the value, and what each decision cost.
+
+A game record is one turn per roll: the dice rolled where the rules give a choice (``1d``), the total rolled, and
+the tiles shut (``-`` where no move was legal, which ends the game): ``"8:2+6 7:7 11:9+2 5:-"``. With optimal values
+``V`` (:func:`~stb_core.sweep.solve`), ``V_d(S) = sum_r p_d(r) Q(S, r)`` the value of rolling ``d`` dice and
+``Q(S, r)`` the value after the best move for roll ``r`` (``u(S)`` when none is legal), written in the objective's
+sense ``sigma`` (+1 when more is better, -1 for a sum left open), each turn from board ``S`` has
+
+* a **dice loss** ``sigma (V(S) - V_d(S))`` when the player rolled ``d`` dice (zero without a choice),
+* **luck** ``sigma (Q(S, r) - V_d(S))``: how much the roll moved the value before any move (positive when it helped),
+* a **move loss** ``sigma (Q(S, r) - V(S \ m))`` for the tiles ``m`` shut (never negative),
+
+so that ``V(next board) = V(S) + sigma (luck - loss)`` with ``loss`` the turn's dice and move losses, and over the
+game the sums telescope exactly: **start + luck - loss = outcome** for an objective where more is better,
+**start - luck + loss = outcome** for the sum left open (with exact values, as fractions). Each decision is graded by
+its loss as chess programs grade moves by lost winning chances: an *inaccuracy*, a *mistake* or a *blunder* at the
+thresholds of :data:`GRADES` (in the objective's units), else *best* (no loss) or *good*.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .boards import board_mask, layout_of
+from .choice import no_loss, same_value
+from .game import game_of
+from .rules import InputError
+from .sweep import Solution
+
+# loss thresholds of an inaccuracy, a mistake and a blunder, in the objective's units (a chance of winning: 0.1,
+# 0.5 and 2 percentage points; a sum left open: a quarter point, one point, three points; and so on)
+GRADES = {"win": (0.001, 0.005, 0.02), "remaining-sum": (0.25, 1.0, 3.0), "flipped-count": (0.05, 0.2, 0.5),
+          "digits": (25.0, 100.0, 300.0)}
+GRADE_NAMES = ("inaccuracy", "mistake", "blunder")
+TURN = re.compile(r"(?:(\d+)d)?(\d+):(-|[^\s:]+)")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a record: the dice rolled, the total, and the tiles shut (a bit-mask; None: no move)."""
+
+    dice: int
+    roll: int
+    played: int | None
+
+
+def parse_record(text: str, solution: Solution) -> list[Turn]:
+    """The turns of a game record (see the module docstring), each checked against the rules and the game so far:
+    :class:`InputError` naming the turn for a total the dice cannot show, tiles that are not open or do not make a
+    legal move for the roll, ``-`` where a move was legal, a turn after the game ended, or a game not yet over."""
+    rules, game = solution.rules, solution.game
+    layout = layout_of(rules)
+    if not isinstance(text, str) or not text.split():
+        raise InputError("game must be one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles "
+                         "shut, or - where no move was legal); got an empty record")
+    board, over, turns = rules.full_board, "", []
+    for n, item in enumerate(text.split(), 1):
+        match = TURN.fullmatch(item)
+        if match is None:
+            raise InputError(f"game turn {n} must read TOTAL:TILES, like 8:2+6 or 5:- (with a choice of dice, "
+                             f"1d4:4); got {item!r}")
+        if over or game.is_won(board):
+            raise InputError(f"game turn {n} ({item}) comes after the game ended: {over or 'the box was won'}")
+        choices = game.dice_choices(board)
+        dice = int(match[1]) if match[1] else None
+        if dice is None and len(choices) > 1:
+            raise InputError(f"game turn {n}: from open {layout.label(board)} the player may roll "
+                             f"{' or '.join(map(str, choices))} dice; write the number rolled, like "
+                             f"{choices[0]}d{match[2]}:{match[3]}")
+        dice = choices[-1] if dice is None else dice
+        if dice not in choices:
+            raise InputError(f"game turn {n}: from open {layout.label(board)} the player rolls "
+                             f"{' or '.join(map(str, choices))} dice, not {dice}")
+        roll, chances = int(match[2]), game.chances(dice)
+        if roll not in chances:
+            raise InputError(f"game turn {n}: {dice} {'die' if dice == 1 else 'dice'} show a total from "
+                             f"{min(chances)} to {max(chances)}; got {roll}")
+        legal = solution.move_values(board, roll)
+        if match[3] == "-":
+            if legal:
+                raise InputError(f"game turn {n}: a roll of {roll} on open {layout.label(board)} has a legal move "
+                                 f"({layout.label(board_mask(legal[0][0]))}); write the tiles shut")
+            turns.append(Turn(dice, roll, None))
+            over = f"turn {n} found no move for {roll}"
+            continue
+        move = _tiles(match[3], layout, n)
+        if move & ~board:
+            raise InputError(f"game turn {n}: tiles {layout.label(move & ~board)} are not open "
+                             f"(open: {layout.label(board)})")
+        if move not in {board_mask(m) for m, _ in legal}:
+            raise InputError(f"game turn {n}: shutting {layout.label(move)} is not a legal move for a roll of {roll} "
+                             f"on open {layout.label(board)}")
+        turns.append(Turn(dice, roll, move))
+        board &= ~move
+    if not over and not game.is_won(board):
+        raise InputError(f"game ends at turn {len(turns)} with open {layout.label(board)}, which is neither won nor "
+                         f"ended: add the roll that found no move (like 5:-)")
+    return turns
+
+
+def _tiles(text: str, layout, n: int) -> int:
+    names = text.split("+")
+    positions = [layout.position(name) for name in names]
+    if any(p is None for p in positions) or len(set(positions)) != len(positions):
+        raise InputError(f"game turn {n}: tiles must be {layout.allowed()} joined by +, each once, like 2+6; "
+                         f"got {text!r}")
+    return board_mask(positions)
+
+
+def grade(loss, objective: str) -> str:
+    """``best`` (no loss), ``good``, or the heaviest of :data:`GRADE_NAMES` the loss reaches."""
+    if no_loss(loss):
+        return "best"
+    thresholds = GRADES.get(objective, ())
+    reached = [name for name, at in zip(GRADE_NAMES, thresholds, strict=False) if float(loss) >= at]
+    return reached[-1] if reached else "good"
+
+
+def analyse(solution: Solution, turns: list[Turn]) -> dict:
+    """The analysis of a game (turns from :func:`parse_record`) with optimal values ``solution``: the start value,
+    the outcome, and for each turn the board, dice, roll, tiles played, the best moves, luck, dice and move
+    losses, grade, and the value after; ``identity`` states the telescoping sum (it holds exactly with exact
+    values)."""
+    rules, sense = solution.rules, solution.objective.sense
+    layout = layout_of(rules)
+    board, rows = rules.full_board, []
+    start = solution.values[board]
+    for turn in turns:
+        dice_values = solution.dice_values(board)
+        rolled = dice_values[turn.dice]
+        dice_loss = sense * (max(dice_values.values(), key=lambda v: sense * v) - rolled)
+        best_after = solution.roll_value(board, turn.roll)
+        options = solution.move_values(board, turn.roll)
+        after = board if turn.played is None else board & ~turn.played
+        value_after = solution.stuck_value(board) if turn.played is None else solution.values[after]
+        move_loss = sense * (best_after - value_after)
+        best = [layout.label(board_mask(m)) for m, v in options if same_value(v, options[0][1])]
+        loss = dice_loss + move_loss
+        rows.append({"open": layout.label(board), "dice": turn.dice, "roll": turn.roll,
+                     "played": "-" if turn.played is None else layout.label(turn.played), "best": best,
+                     "luck": sense * (best_after - rolled), "dice_loss": dice_loss, "move_loss": move_loss,
+                     "loss": loss, "grade": grade(loss, solution.objective.name), "value_after": value_after})
+        board = after
+    outcome = solution.stuck_value(board)
+    luck, loss = sum(r["luck"] for r in rows), sum(r["loss"] for r in rows)
+    sign = "+" if sense > 0 else "-"
+    return {"start": start, "outcome": outcome, "luck": luck, "loss": loss, "turns": rows,
+            "identity": f"start {sign} luck {'-' if sense > 0 else '+'} loss = outcome",
+            "holds": bool(same_value(start + sense * (luck - loss), outcome)) or no_loss(
+                start + sense * (luck - loss) - outcome)}
+
+
+def record_of(narrated: list[dict], rules) -> str:
+    """The record of a game narrated by :func:`~stb_core.monte_carlo.narrate_game` (one turn per roll)."""
+    layout = layout_of(rules)
+    choice = game_of(rules).dice_choices
+    parts = []
+    for t in narrated:
+        board = board_mask(t["open"])
+        prefix = f"{t['dice']}d" if len(choice(board)) > 1 else ""
+        tiles = "-" if t["move"] is None else "+".join(map(str, layout.names(board_mask(t["move"]))))
+        parts.append(f"{prefix}{t['roll']}:{tiles}")
+    return " ".join(parts)
+
+
+__all__ = ["GRADES", "Turn", "analyse", "grade", "parse_record", "record_of"]

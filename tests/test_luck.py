@@ -1,0 +1,125 @@
+"""Luck and skill in one game: each turn's luck and loss against an independent recursion (tests/reference.py's
+Bellman equation written out by enumeration), the identity start + luck - loss = outcome exactly, every bad record
+refused naming its turn, and the CLI's analysis."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from reference import dice_options, moves, outcomes, reference_values, utility
+
+from stb_core import Rules, evaluate, solve
+from stb_core.cli import main
+from stb_core.luck import analyse, parse_record, record_of
+from stb_core.monte_carlo import narrate_game
+from stb_core.rules import InputError
+
+
+def reference_turns(rules: Rules, objective: str, record: str):
+    """Luck and loss of each turn, from the reference values alone: ``Q`` the best value after the roll (the
+    game's end value when no move), ``V_d`` the average of ``Q`` over the dice rolled."""
+    sense = 1 if objective in ("win", "flipped-count") else -1
+    value = reference_values(rules, objective)
+    open_tiles, rows = frozenset(range(1, rules.tiles + 1)), []
+
+    def q(tiles, roll):
+        options = moves(rules, tiles, roll)
+        if not options:
+            return utility(objective, rules, tiles)
+        return max((value(tiles - set(m)) for m in options), key=lambda v: sense * v)
+
+    for item in record.split():
+        head, tiles = item.split(":")
+        dice = int(head.split("d")[0]) if "d" in head else max(dice_options(rules, open_tiles))
+        roll = int(head.split("d")[-1])
+        rolled = sum(p * q(open_tiles, o) for o, p in outcomes(rules, dice).items())
+        best_dice = max((sum(p * q(open_tiles, o) for o, p in outcomes(rules, d).items())
+                         for d in dice_options(rules, open_tiles)), key=lambda v: sense * v)
+        after = open_tiles if tiles == "-" else open_tiles - {int(t) for t in tiles.split("+")}
+        played = utility(objective, rules, open_tiles) if tiles == "-" else value(after)
+        rows.append((sense * (q(open_tiles, roll) - rolled), sense * (best_dice - rolled) + sense * (
+            q(open_tiles, roll) - played)))
+        open_tiles = after
+    return rows
+
+
+def random_record(rules: Rules, policy: str, seed: int) -> str:
+    return record_of(narrate_game(evaluate(rules, "win", policy), seed=seed), rules)
+
+
+@pytest.mark.parametrize(("rules", "objective"), [
+    (Rules(tiles=7), "win"), (Rules(tiles=7), "remaining-sum"), (Rules(tiles=6, one_die="sum-le-6"), "win"),
+    (Rules(tiles=6, dice=3, sides=4), "flipped-count"), (Rules(tiles=7, win_at_most=3), "win"),
+])
+def test_each_turn_equals_the_independent_recursion_and_the_sums_telescope_exactly(rules, objective):
+    solution = solve(rules, objective, exact=True)
+    sense = solution.objective.sense
+    for seed, policy in enumerate(("random", "highest-tile", "worst", "lowest-tile", "random", "random")):
+        record = random_record(rules, policy, seed)
+        report = analyse(solution, parse_record(record, solution))
+        expected = reference_turns(rules, objective, record)
+        assert [(t["luck"], t["loss"]) for t in report["turns"]] == expected, record
+        assert all(t["loss"] >= 0 for t in report["turns"])
+        assert report["start"] + sense * (report["luck"] - report["loss"]) == report["outcome"]  # exactly
+        assert report["holds"] and isinstance(report["start"], Fraction)
+
+
+def test_float_and_exact_analyses_agree_and_optimal_play_loses_nothing():
+    rules = Rules()
+    exact, floats = solve(rules, "win", exact=True), solve(rules, "win")
+    for seed in range(5):
+        record = record_of(narrate_game(floats, seed=seed), rules)
+        a, b = analyse(exact, parse_record(record, exact)), analyse(floats, parse_record(record, floats))
+        assert [t["grade"] for t in a["turns"]] == [t["grade"] for t in b["turns"]] and b["holds"]
+        for x, y in zip(a["turns"], b["turns"], strict=True):
+            assert abs(float(x["luck"]) - y["luck"]) < 1e-12 and abs(float(x["loss"]) - y["loss"]) < 1e-12
+            assert x["grade"] == "best" and (x["played"] in x["best"] or x["played"] == "-")  # its own moves
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ("", "got an empty record"),
+    ("8:2+6 7:7 11:9+2 5:-", "game turn 3: tiles {2} are not open"),
+    ("8:2+6 7:7", "game ends at turn 2 with open {1, 3, 4, 5, 8, 9}, which is neither won nor ended"),
+    ("13:4+9", "game turn 1: 2 dice show a total from 2 to 12; got 13"),
+    ("8:3+4", "game turn 1: shutting {3, 4} is not a legal move for a roll of 8"),
+    ("8:-", "game turn 1: a roll of 8 on open {1, 2, 3, 4, 5, 6, 7, 8, 9} has a legal move"),
+    ("12:3+9 12:4+8 12:5+7 12:- 5:5", "game turn 5 (5:5) comes after the game ended: turn 4 found no move for 12"),
+    ("8-8", "game turn 1 must read TOTAL:TILES"),
+    ("8:8x", "game turn 1: tiles must be"),
+    ("8:8+8", "game turn 1: tiles must be"),
+])
+def test_a_bad_record_is_refused_naming_the_turn(record, message):
+    solution = solve(Rules(), "win")
+    with pytest.raises(InputError) as raised:
+        parse_record(record, solution)
+    assert message in str(raised.value), str(raised.value)
+
+
+def test_the_dice_are_written_where_the_rules_give_a_choice():
+    rules = Rules(tiles=3, one_die="sum-le-6")
+    solution = solve(rules, "win")
+    with pytest.raises(InputError, match="the player may roll 1 or 2 dice; write the number rolled, like 1d3:3"):
+        parse_record("3:3", solution)
+    report = analyse(solution, parse_record("1d3:3 2d7:-", solution))
+    assert report["turns"][0]["dice"] == 1 and report["holds"]
+
+
+def test_the_command_prints_every_turn_and_the_identity(capsys):
+    assert main(["analyse", "--game", "8:2+6 7:7 11:8+3 12:-", "--json", "--exact"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert [t["played"] for t in payload["turns"]] == ["{2, 6}", "{7}", "{3, 8}", "-"]
+    assert payload["turns"][0]["best"] == ["{8}"] and payload["turns"][0]["grade"] == "blunder"
+    start, luck, loss = (Fraction(payload[k]) for k in ("start", "luck", "loss"))
+    assert start + luck - loss == Fraction(payload["outcome"]) == 0 and payload["holds"]
+    assert main(["analyse", "--seed", "7", "--policy", "random", "--objective", "remaining-sum"]) == 0
+    text = capsys.readouterr().out
+    assert "start " in text and "= outcome" in text and "grade" in text
+    assert main(["analyse"]) == 2 and "analyse needs a game" in capsys.readouterr().err
+
+
+def test_hindsight_from_the_command(capsys):
+    assert main(["solve", "--policy", "hindsight", "--exact", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["exact"] == "35974417/408146688"
+    assert main(["advise", "--policy", "hindsight", "--roll", "5"]) == 2
+    assert "policy hindsight is a value, not a way to play" in capsys.readouterr().err
