@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import numpy as np
+
 from .boards import board_mask, layout_of
 from .choice import no_loss, same_value
 from .game import game_of
@@ -129,17 +131,17 @@ def analyse(solution: Solution, turns: list[Turn]) -> dict:
     for turn in turns:
         dice_values = solution.dice_values(board)
         rolled = dice_values[turn.dice]
-        dice_loss = sense * (max(dice_values.values(), key=lambda v: sense * v) - rolled)
+        dice_loss = sense * (max(dice_values.values(), key=lambda v: sense * v) - rolled) + 0  # + 0: never -0.0
         best_after = solution.roll_value(board, turn.roll)
         options = solution.move_values(board, turn.roll)
         after = board if turn.played is None else board & ~turn.played
         value_after = solution.stuck_value(board) if turn.played is None else solution.values[after]
-        move_loss = sense * (best_after - value_after)
+        move_loss = sense * (best_after - value_after) + 0
         best = [layout.label(board_mask(m)) for m, v in options if same_value(v, options[0][1])]
         loss = dice_loss + move_loss
         rows.append({"open": layout.label(board), "dice": turn.dice, "roll": turn.roll,
                      "played": "-" if turn.played is None else layout.label(turn.played), "best": best,
-                     "luck": sense * (best_after - rolled), "dice_loss": dice_loss, "move_loss": move_loss,
+                     "luck": sense * (best_after - rolled) + 0, "dice_loss": dice_loss, "move_loss": move_loss,
                      "loss": loss, "grade": grade(loss, solution.objective.name), "value_after": value_after})
         board = after
     outcome = solution.stuck_value(board)
@@ -164,4 +166,54 @@ def record_of(narrated: list[dict], rules) -> str:
     return " ".join(parts)
 
 
-__all__ = ["GRADES", "Turn", "analyse", "grade", "parse_record", "record_of"]
+# -- many games at once -------------------------------------------------------------------------------------------
+def roll_values(solution: Solution) -> tuple[np.ndarray, dict[int, np.ndarray], np.ndarray]:
+    """``(Q, V_d, u)`` for every board: ``Q[S, r]`` the value after the best move for outcome ``r`` (``u(S)`` where
+    none is legal), ``V_d[d][S]`` the value of rolling ``d`` dice, ``u[S]`` the value of a game ending on ``S``
+    (floats, in the objective's units)."""
+    game, sense = solution.game, solution.objective.sense
+    values = np.asarray(solution.values, dtype=float)
+    stuck = np.asarray(solution.objective.values(game, game.boards), dtype=float)
+    table = np.repeat(stuck[:, None], max(game.outcomes) + 1, axis=1)
+    for code in game.outcomes:
+        moves = game.catalogue.of(code)
+        if moves.size:
+            legal = game.legal(game.boards, moves)
+            after = np.where(legal, sense * values[game.boards[:, None] & ~moves[None, :]], -np.inf)
+            best = after.max(axis=1)
+            table[:, code] = np.where(legal.any(axis=1), sense * best, stuck)
+    by_dice = {d: sum(p * table[:, c] for c, p in game.chances(d).items()) for d in game.dice_counts}
+    return table, by_dice, stuck
+
+
+def luck_of_games(optimal: Solution, player: Solution, games: int, seed: int) -> dict[str, np.ndarray]:
+    """Play ``games`` seeded games with ``player``'s moves and dice and analyse each with ``optimal``'s values, all
+    at once: per game its total ``luck``, ``loss`` (dice and moves), ``outcome`` and ``rolls``; ``start + sense
+    (luck - loss) = outcome`` for every game (the telescoping sum of :func:`analyse`)."""
+    from .monte_carlo import _moves, _roll, check_seed
+
+    game, sense, rng = optimal.game, optimal.objective.sense, np.random.default_rng(check_seed(seed))
+    table, by_dice, stuck = roll_values(optimal)
+    values = np.asarray(optimal.values, dtype=float)
+    boards = np.full(games, optimal.rules.full_board, dtype=np.int64)
+    luck, loss, rolls = np.zeros(games), np.zeros(games), np.zeros(games, dtype=np.int64)
+    going = ~game.won[boards]
+    while going.any():
+        at = np.flatnonzero(going)
+        here = boards[at]
+        dice = np.asarray(player.dice[here], dtype=np.int64)
+        rolled = np.choose(np.searchsorted(game.dice_counts, dice), [by_dice[d][here] for d in game.dice_counts])
+        roll = _roll(rng, dice, game)
+        move = _moves(player, here, roll, rng)
+        best = table[here, roll]
+        after = np.where(move >= 0, values[here & ~np.where(move >= 0, move, 0)], stuck[here])
+        luck[at] += sense * (best - rolled)
+        loss[at] += sense * (values[here] - rolled) + sense * (best - after)
+        rolls[at] += 1
+        boards[at] = np.where(move >= 0, here & ~np.maximum(move, 0), here)
+        going[at] = (move >= 0) & ~game.won[boards[at]]
+    return {"luck": luck, "loss": loss, "outcome": stuck[boards], "rolls": rolls,
+            "start": np.full(games, values[optimal.rules.full_board])}
+
+
+__all__ = ["GRADES", "Turn", "analyse", "grade", "luck_of_games", "parse_record", "record_of", "roll_values"]

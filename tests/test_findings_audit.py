@@ -216,7 +216,7 @@ def shown_matches(fact: dict) -> bool:
     if unit == "pp_abs":
         return abs(float(shown.split()[0]) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
     if unit in ("percent", "pp", "number", "share", "hundredths"):
-        if shown.startswith("<"):
+        if shown.startswith(("<", ">")):
             return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
         digits = re.search(r"[−+-]?[\d,]*\.?\d+", shown)
         number = float(digits.group(0).replace("−", "-").replace(",", ""))
@@ -566,6 +566,43 @@ def test_chapter_8(values, tmp_path_factory):
     audit("08-in-print", values, tmp_path_factory,
           {"heuristics": heuristics_are_the_reference, "variants": variants_of_print_are_the_reference,
            "length": longest_game_by_the_rolls_table})
+
+
+# -- chapter 9 ---------------------------------------------------------------------------------------------
+def bounds_are_the_reference(record, tables, values, rules):
+    """Knowing every throw bounds every way of playing, perfect play bounds the others, and on small boards each
+    value is the reference solver's (the hindsight value the brute force's over every sequence of throws)."""
+    from test_hindsight import brute_force
+
+    bounds = tables["bounds"].set_index("play")["value"]
+    sense = 1 if values["objective"] == "win" else -1
+    played = bounds.drop("hindsight", errors="ignore")
+    assert (sense * (played["optimal"] - played) >= -1e-12).all(), bounds
+    if "hindsight" in bounds.index:
+        assert (sense * (bounds["hindsight"] - bounds) >= -1e-12).all(), bounds
+    if rules.tiles <= 5:
+        for play in ("optimal", "random", "worst"):
+            assert same(bounds[play], float(reference_value(rules, values["objective"], play))), play
+    if "hindsight" in bounds.index and rules.tiles <= 2 and rules.sides ** rules.dice <= 64:
+        assert same(bounds["hindsight"], float(brute_force(rules, values["objective"])))
+
+
+def luck_share_by_the_games(record, tables, values, rules):
+    """Each share of the outcome's variance is the squared correlation of the exported games' luck and outcome."""
+    summary = tables["luck-summary"].set_index("play")
+    for play, games in tables["game-luck"].groupby("play"):
+        if games["outcome"].std() > 0 and games["luck"].std() > 0:
+            assert same(summary.loc[play, "luck_r2"], games["outcome"].corr(games["luck"]) ** 2), play
+        assert abs(games["luck"].mean() - summary.loc[play, "mean_luck"]) < 1e-9
+
+
+@given(values=parameter_sets("09-luck-and-skill"))
+@example(values=case("09-luck-and-skill", tiles=1, dice=1, sides=2, one_die="high-shut", objective="remaining-sum"))
+@example(values=case("09-luck-and-skill", tiles=2, dice=1, sides=3, objective="win"))
+@settings(AUDIT, max_examples=6)
+def test_chapter_9(values, tmp_path_factory):
+    audit("09-luck-and-skill", values, tmp_path_factory,
+          {"bounds": bounds_are_the_reference, "luck-share": luck_share_by_the_games})
 
 
 @given(values=parameter_sets("02-riddler-one-die"))

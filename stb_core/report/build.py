@@ -580,10 +580,13 @@ def identity() -> dict:
 
 def write_index() -> None:
     """``report/index.html`` from the catalogue and the chapters' records (nothing written by hand)."""
-    from .checks import STANDARD, full_reference, load_published
+    from .checks import STANDARD, full_reference, load_published, references
+    from .paths import PUBLISHED_DIR
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
-    cited = dict.fromkeys(load_published("08-in-print")["source"])
+    written = references()  # the write-ups beyond the five sources, cited in the chapters' order
+    cited = dict.fromkeys(key for c in CHAPTERS if (PUBLISHED_DIR / f"{c.stem}.csv").exists()
+                          for key in load_published(c.stem)["source"] if key in written)
     write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
                     chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
                     abstract=abstract(records), identity=identity(), standard=STANDARD,

@@ -82,6 +82,10 @@ CHAPTERS = (
             "What are the variants people play worth, what do the literature's rules of thumb give up, how long does "
             "a game last, and which printed figures about them hold?",
             "in_print"),
+    Chapter(9, "09-luck-and-skill", "Luck and skill", None,
+            "How much of Shut the Box is luck: how far is perfect play from knowing every throw in advance, and in "
+            "one game, how much did the dice decide and how much the decisions cost?",
+            "luck_and_skill"),
 )
 
 EXPLORER = ("explorer.html", "Position explorer")
@@ -121,6 +125,13 @@ GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.h
                               "points."),
     ("reach", "The chance that a way of playing, from the full board, ever stands on a given board."),
     ("exact", "Computed in fractions, with no rounding: 7/54 rather than 0.129630."),
+    ("hindsight value", "What a player who knew every throw in advance could expect: the chance that some line of "
+                        "play shuts the box (chapter 9). With a one-die rule the known throws are those of all the "
+                        "dice, one die reading the first."),
+    ("luck", "How much a roll moved the value of the game before any move: the value after the best move for that "
+             "roll, less the value before rolling (chapter 9). Over many games it averages zero."),
+    ("loss", "What a decision cost against the best one, with perfect play afterwards; never negative. Graded an "
+             "inaccuracy, a mistake or a blunder by its size (chapter 9)."),
 )
 
 

@@ -304,6 +304,37 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     **{("tie-breaks", f"value_{name}"): (f"the value with the {name} tie-break", BY_OBJECTIVE)
        for name in TIE_BREAKS},
     ("valid-states", "X1"): ("the lowest open tile", "tile number"),
+    # chapter 9: luck and skill (the objective's units: a chance for win, a sum of tiles for remaining-sum)
+    ("bounds", "play_name"): ("the way of playing, in words", TEXT),
+    ("bounds", "value"): ("the value of the full board: hindsight (every throw known in advance) or a way of "
+                          "playing", BY_OBJECTIVE),
+    ("bounds", "skill_share"): ("the share of the distance from random play to the hindsight value this way of "
+                                "playing covers", PCT),
+    ("game-luck", "luck"): ("the game's total luck: how much its rolls moved the value of perfect play, added up",
+                            BY_OBJECTIVE),
+    ("game-luck", "loss"): ("the game's total loss: what its decisions (dice and moves) cost against perfect play, "
+                            "added up", BY_OBJECTIVE),
+    ("game-luck", "outcome"): ("the game's outcome: 1 when the box was shut (else 0), or the sum left open",
+                               BY_OBJECTIVE),
+    ("example-game", "played"): ("the tiles the player shut (- where no move was legal)", MOVE),
+    ("example-game", "best"): ("the best move or moves for the roll, equally good ones joined by ;", MOVE),
+    ("example-game", "luck"): ("how much the roll moved the value before any move", BY_OBJECTIVE),
+    ("example-game", "loss"): ("what the turn's decisions (dice and move) cost against the best", BY_OBJECTIVE),
+    ("example-game", "grade"): ("best, good, inaccuracy, mistake or blunder, by the loss", TEXT),
+    ("example-game", "value_after"): ("the value of perfect play after the move (the outcome after the last turn)",
+                                      BY_OBJECTIVE),
+    ("luck-summary", "play_name"): ("the way of playing, in words", TEXT),
+    ("luck-summary", "mean_luck"): ("the mean total luck of a game (zero, but for chance)", BY_OBJECTIVE),
+    ("luck-summary", "luck_se"): ("the standard error of the mean luck", BY_OBJECTIVE),
+    ("luck-summary", "mean_loss"): ("the mean total loss of a game", BY_OBJECTIVE),
+    ("luck-summary", "loss_se"): ("the standard error of the mean loss", BY_OBJECTIVE),
+    ("luck-summary", "exact_loss"): ("the exact expected loss: perfect play's value less this way's", BY_OBJECTIVE),
+    ("luck-summary", "sd_luck"): ("the standard deviation of a game's total luck", BY_OBJECTIVE),
+    ("luck-summary", "sd_outcome"): ("the standard deviation of a game's outcome", BY_OBJECTIVE),
+    ("luck-summary", "luck_r2"): ("the share of the outcome's variance a game's luck explains (the squared "
+                                  "correlation; empty where the outcome does not vary)", P),
+    ("luck-summary", "identity_error"): ("the largest gap between start + luck - loss and the outcome over the games "
+                                         "(rounding only)", BY_OBJECTIVE),
 }
 
 PATTERNS: tuple[tuple[str, tuple[str, str]], ...] = (

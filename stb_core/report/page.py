@@ -296,7 +296,8 @@ class Page:
                      "computed": r.computed, "mark": r.mark, "verdict": r.verdict, "allowance": r.allowance}
                     for r, keep in zip(self.checks.results, sourced, strict=True) if keep]
             csv = self.href(f"data/{self.run}/checks.csv")
-            display(HTML(present.claims_table(rows, caption, label, csv_href=csv)))
+            display(HTML(present.claims_table(rows, caption, label, csv_href=csv,
+                                              name_each=self.chapter.source is None)))
         if (~sourced).any():
             own = set(kinds[~sourced])
             what = " and ".join([w for k, w in (("simulation", "simulations against the exact values"),

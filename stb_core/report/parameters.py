@@ -192,6 +192,13 @@ DOMAINS: dict[str, Domain] = {
                   audit=2_000),
         SEED,
     ), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+    "09-luck-and-skill": Domain((
+        tiles(12, quick=9, audit=7), DICE, SIDES, ONE_DIE,
+        Parameter("objective", str, "what a finished game is worth: the win, or the sum left open",
+                  choices=("win", "remaining-sum")),
+        games(low=100, high=200_000, quick=2_000, audit=300),
+        SEED,
+    ), quick={"tiles": 7, "games": 500}),
     "08-in-print": Domain((
         tiles(12, quick=7, audit=6), DICE, Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12, audit=8),
     ), quick={"tiles": 7}),

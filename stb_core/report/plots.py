@@ -413,3 +413,48 @@ def tiles_open_lines(table: pd.DataFrame):
     ax.set_ylim(0, 1.02)
     style.legend_outside(ax)
     return fig
+
+
+def luck_bounds(table: pd.DataFrame, objective: str):
+    """One dot per way of playing, best first, with knowing every throw in advance (where it is defined) drawn
+    hollow as the bound (``table``: ``play``, ``play_name``, ``value``)."""
+    fig, ax = style.figure("full", 0.26 * len(table) + 0.9)
+    y = np.arange(len(table))[::-1]
+    for yi in y:
+        ax.axhline(yi, color="#e5e8eb", lw=0.8, zorder=1)
+    bound = (table["play"] == "hindsight").to_numpy()
+    ax.scatter(table["value"][~bound], y[~bound], s=28, color=style.BLACK, zorder=3)
+    ax.scatter(table["value"][bound], y[bound], s=34, facecolor="white", edgecolor=style.BLACK, lw=1.4, zorder=3)
+    ax.set_yticks(y, table["play_name"])
+    ax.set_xlim(0, table["value"].max() * 1.12)
+    ax.grid(axis="y", visible=False)
+    if objective == "win":
+        _percent_axis(ax.xaxis)
+        ax.set_xlabel("chance of shutting the box")
+    else:
+        ax.set_xlabel("expected sum left open")
+    return fig
+
+
+def luck_and_loss(per_game: pd.DataFrame, names: dict, objective: str = "win"):
+    """Histograms of each game's total luck (top) and total loss (bottom), one column per way of playing
+    (``per_game``: ``play``, ``luck``, ``loss``), on shared axes: in percentage points (pp) of the chance of
+    shutting the box for the objective ``win``, else in points of the sum left open."""
+    plays = list(dict.fromkeys(per_game["play"]))
+    scale, unit = (100, "pp") if objective == "win" else (1, "points")
+    fig, axes = style.figure("full", 3.4, ncols=len(plays), nrows=2, sharex="row", sharey="row")
+    axes = np.asarray(axes).reshape(2, len(plays))
+    for row, column, label in ((0, "luck", "luck of a game"), (1, "loss", "loss of a game")):
+        values = scale * per_game[column].to_numpy()
+        edges = np.histogram_bin_edges(values, bins=30)
+        for k, play in enumerate(plays):
+            ax = axes[row, k]
+            part = scale * per_game.loc[per_game["play"] == play, column].to_numpy()
+            ax.hist(part, bins=edges, weights=np.full(part.size, 1 / max(part.size, 1)), color=style.BLUE)
+            ax.axvline(0, color=style.GREY, lw=0.8)
+            ax.set_xlabel(f"{label} ({unit})")
+            if row == 0:
+                ax.set_title(names[play])
+        axes[row, 0].set_ylabel("share of games")
+        _percent_axis(axes[row, 0].yaxis)
+    return fig

@@ -120,12 +120,13 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
     return f'<div class="stb-table-wrap"{anchor}>{body}{foot}</div>'
 
 
-def claims_table(claims: list[dict], caption: str, label: str | None = None, csv_href: str | None = None) -> str:
+def claims_table(claims: list[dict], caption: str, label: str | None = None, csv_href: str | None = None,
+                 name_each: bool = False) -> str:
     """A table of claims (one row per claim: what the source printed, what is computed now, the verdict with the
     allowance it applied), each cell labelled, so that on a phone every row reads as a card with its value and
     verdict; where the claims come from several write-ups, each claim names its own (``by``). ``label`` (``Table
     8.9``) numbers the caption and gives the table its anchor."""
-    several = len({c.get("by", "") for c in claims}) > 1
+    several = name_each or len({c.get("by", "") for c in claims}) > 1
     head = "<thead><tr><th>claim</th><th>published</th><th>computed now</th><th>verdict</th></tr></thead>"
     rows = "".join(
         f'<tr><td>{html.escape(c["claim"])}'

@@ -205,10 +205,12 @@ def written_like(printed: Printed, exact) -> str:
     if places is None:
         return str(exact)
     value = Fraction(value) if not isinstance(value, float) else value
-    grouped = "," in text or (printed.method == "approximate" and places < 0)
-    written = f"{at_precision(value, max(places, 0), printed.truncated):{',' if grouped else ''}}{suffix}"
-    if printed.method == "approximate" and places < 0:  # the exact figure, and the round number it is about
-        written += f", about {at_precision(value, places):,.0f}"
+    about = printed.method == "approximate" and places < 0
+    grouped = "," in text or about
+    shown = (2 if abs(value) < 100 else 0) if about else max(places, 0)  # "about" a round number: the exact figure
+    written = f"{at_precision(value, shown, printed.truncated):{',' if grouped else ''}}{suffix}"
+    if about:  # and the round number it is about
+        written += f", about {at_precision(value, places):,.0f}{suffix}"
     return written.replace("-", "\u2212")
 
 

@@ -33,14 +33,18 @@ def present(x) -> bool:
 
 
 def minus(s: str) -> str:
-    """A true minus sign in a formatted number."""
+    """A true minus sign in a formatted number; a number that rounds to zero has no sign (``-0.00`` reads
+    ``0.00``: a negative zero says less than nothing)."""
+    if s.startswith(("-", "+")) and not re.search(r"[1-9]", s):
+        s = s[1:]
     return s.replace("-", MINUS) if s.startswith("-") or "+-" in s else s
 
 
 # -- number formats ---------------------------------------------------------------------------------------
 def percent(decimals: int = 2) -> Callable:
     """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
-    small for the decimals reads ``<0.01%`` rather than ``0.00%``, and zero reads ``0%``."""
+    small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), and zero reads
+    ``0%``."""
     def show(x) -> str:
         if not present(x):
             return ""
@@ -48,7 +52,7 @@ def percent(decimals: int = 2) -> Callable:
         if value == 0:
             return "0%"
         if 0 < abs(value) < 0.5 * 10**-decimals:
-            return f"<{10**-decimals:.{decimals}f}%"
+            return f"<{10**-decimals:.{decimals}f}%" if value > 0 else f">{MINUS}{10**-decimals:.{decimals}f}%"
         return minus(f"{value:,.{decimals}f}%")
     show.unit = "percent"
     show.decimals = decimals

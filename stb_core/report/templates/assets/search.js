@@ -19,6 +19,24 @@
     return (start > 0 ? "… " : "") + text.slice(start, start + 140) + (start + 140 < text.length ? " …" : "");
   }
 
+  function wholeWords(text, word) {  // how often word stands whole in text (not inside a longer word)
+    var escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return (text.match(new RegExp("(^|[^a-z0-9])" + escaped + "(?![a-z0-9])", "g")) || []).length;
+  }
+
+  function ranked(found, query) {
+    // Sections naming a query word whole in their heading first, then by how often they use the words whole, then
+    // in reading order: "expect" finds the sections that say "expect" before the many that say "expected".
+    var scored = found.map(function (r, at) {
+      var heading = (r.title + " " + r.heading).toLowerCase(), text = r.text.toLowerCase();
+      var score = 0;
+      query.forEach(function (w) { score += 1000 * Math.min(wholeWords(heading, w), 1) + wholeWords(text, w); });
+      return {r: r, score: score, at: at};
+    });
+    scored.sort(function (a, b) { return b.score - a.score || a.at - b.at; });
+    return scored.map(function (s) { return s.r; });
+  }
+
   function search() {
     var query = words(box.value);
     list.textContent = "";
@@ -27,6 +45,7 @@
       var hay = (r.title + " " + r.heading + " " + r.text).toLowerCase();
       return query.every(function (w) { return hay.indexOf(w) >= 0; });
     });
+    all = ranked(all, query);
     var found = all.slice(0, SHOWN);
     if (!found.length) {
       var none = document.createElement("li");

@@ -1,0 +1,292 @@
+"""Chapter 9, luck and skill: how far perfect play is from knowing every throw in advance, how much of the way
+from random play to that bound skill covers, and, game by game, how much of each outcome the dice decided and how
+much the decisions cost (:mod:`stb_core.hindsight`, :mod:`stb_core.luck`).
+
+The chapter's parts, in page order: :func:`bounds_part` (the hindsight value against every way of playing),
+:func:`example_part` (one game turn by turn), :func:`games_part` (luck and loss over seeded games) and
+:func:`published_claims` (the one printed figure about luck, judged with the exact hindsight value of its own
+game); :func:`pipeline` runs them all.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..choice import no_loss
+from ..hindsight import hindsight, hindsight_refusal
+from ..luck import analyse, luck_of_games, parse_record, record_of
+from ..monte_carlo import narrate_game
+from ..rules import Rules
+from ..sweep import solve
+from ..valuation import evaluate
+from .findings import Computed, Part, Sentence, Table, derived
+from .words import integer, listing, number, percent, points, share
+
+PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
+           "worst")
+IN_GAMES = ("optimal", "highest-tile", "random")  # the ways of playing whose games are analysed one by one
+NAMES = {"hindsight": "knowing every throw in advance", "optimal": "perfect play", "worst": "the worst play",
+         "highest-tile": "the fewest tiles, then the highest", "largest-tile": "the largest tile first",
+         "fewest-tiles": "the fewest tiles", "most-tiles": "the most tiles", "lowest-tile": "the lowest tile first",
+         "random": "a random legal move"}
+SOURCE_RULES = Rules(one_die="high-shut")  # the game of the one printed figure about luck (n-o-r.xyz)
+
+
+def _fmt(objective: str):
+    """How a value of ``objective`` reads: a chance as a percentage, a sum to three decimals."""
+    return percent(2) if objective == "win" else number(3)
+
+
+def bounds_table(rules: Rules, objective: str) -> pd.DataFrame:
+    """The value of the full board under ``objective`` for each way of playing, best first, with the hindsight
+    value on top where it is defined: ``value``, and ``skill_share``, the share of the distance from random play
+    to the hindsight value that each way of playing covers (empty without a hindsight value)."""
+    sense = 1 if objective == "win" else -1
+    rows = []
+    refusal = hindsight_refusal(rules, objective)
+    if refusal is None:
+        rows.append({"play": "hindsight", "play_name": NAMES["hindsight"], "value": hindsight(rules, objective)})
+    for name in PLAYERS:
+        rows.append({"play": name, "play_name": NAMES[name], "value": float(evaluate(rules, objective, name).value())})
+    table = pd.DataFrame(rows)
+    if refusal is None:
+        top = table.loc[table["play"] == "hindsight", "value"].iloc[0]
+        bottom = table.loc[table["play"] == "random", "value"].iloc[0]
+        span = sense * (top - bottom)
+        table["skill_share"] = [100 * sense * (v - bottom) / span if span > 0 else np.nan for v in table["value"]]
+    else:
+        table["skill_share"] = np.nan
+    return table.sort_values("value", ascending=sense < 0, kind="stable").reset_index(drop=True)
+
+
+def bounds_view(rules: Rules, objective: str, table: pd.DataFrame) -> dict:
+    """How the page shows the bounds: the table's ``caption`` and ``columns`` (name: header) and the dot plot's
+    ``figure`` caption; without a hindsight value, neither the bound nor the share of the way to it."""
+    what = "the chance of shutting the box" if objective == "win" else "the expected sum left open"
+    columns = {"play_name": "play", "value": "value"}
+    if "hindsight" in set(table["play"]):
+        return {"caption": f"Knowing every throw in advance against each way of playing ({rules.describe()}; {what})",
+                "columns": {**columns, "skill_share": "share of the way covered"},
+                "figure": "The value of each way of playing, best first; hollow: knowing every throw in advance."}
+    return {"caption": f"Each way of playing ({rules.describe()}; {what})", "columns": columns,
+            "figure": "The value of each way of playing, best first."}
+
+
+def bounds_part(rules: Rules, objective: str) -> Part:
+    part = Part()
+    table = part.table("bounds", bounds_table(rules, objective))
+    show = _fmt(objective)
+    refusal = hindsight_refusal(rules, objective)
+    s = Sentence()
+    optimal = table.cell("optimal", "value", play="optimal")
+    random_ = table.cell("random", "value", play="random")
+    if refusal is None:
+        top = table.cell("hindsight", "value", play="hindsight")
+        if table.frame["skill_share"].isna().all():  # the bound is random play's value: every way is worth as much
+            s.quiet(random_)
+            part.add(s.finding("bounds", f"Every way of playing is worth {s(optimal, show)}, and so is knowing every "
+                                         f"throw in advance ({s(top, show)}): here the dice decide everything.",
+                               kind="text"))
+            return _with_alt(part, table, show)
+        skill = table.cell("skill_share", "skill_share", play="optimal")
+        what = "shuts the box in" if objective == "win" else "leaves"
+        gap = derived("gap", "difference", top, optimal) if objective == "win" else \
+            derived("gap", "difference", optimal, top)
+        text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
+                f"player who knew every throw in advance would {'shut it in' if objective == 'win' else 'leave'} "
+                f"{s(top, show)}, {s(gap, show if objective != 'win' else _points)} "
+                f"{'more' if objective == 'win' else 'less'}. Of the distance from random play "
+                f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
+                f"dice.")
+        part.add(s.finding("bounds", text))
+    else:
+        worth = "shuts the box in" if objective == "win" else "leaves on average"
+        part.add(s.finding("bounds", f"Perfect play {worth} {s(optimal, show)} and random play {s(random_, show)}; "
+                                     f"no hindsight value here: {refusal}.", kind="text"))
+    return _with_alt(part, table, show)
+
+
+def _with_alt(part: Part, table: Table, show) -> Part:
+    """``part`` with the alt text of the dot plot of ``table``."""
+    a = Sentence()
+    shown = [f"{row.play_name} {a(table.cell(f'alt_{row.play}', 'value', play=row.play), show)}"
+             for row in table.frame.itertuples()]
+    part.add(a.finding("bounds-alt", "Dot plot, one row per way of playing, best first: " + "; ".join(shown) + ".",
+                       kind="alt"))
+    return part
+
+
+EXAMPLE_PLAY = "random"  # the example game: random legal moves, whose decisions show every grade
+
+
+def example_table(rules: Rules, objective: str, seed: int, play: str = EXAMPLE_PLAY) -> tuple[pd.DataFrame, str]:
+    """One seeded game of ``play`` analysed turn by turn with perfect play's values (:func:`stb_core.luck.analyse`),
+    and its record."""
+    optimal = solve(rules, objective)
+    record = record_of(narrate_game(evaluate(rules, objective, play), seed=seed), rules)
+    report = analyse(optimal, parse_record(record, optimal))
+    rows = [{"turn": n, "open": t["open"], "dice": t["dice"], "roll": t["roll"], "played": t["played"],
+             "best": "; ".join(t["best"]) or "-", "luck": float(t["luck"]), "loss": float(t["loss"]),
+             "grade": t["grade"], "value_after": float(t["value_after"])} for n, t in enumerate(report["turns"], 1)]
+    return pd.DataFrame(rows), record
+
+
+def example_part(rules: Rules, objective: str, seed: int, bounds: Part) -> Part:
+    part = Part()
+    frame, record = example_table(rules, objective, seed)
+    table = part.table("example-game", frame)
+    show = _fmt(objective)
+    s = Sentence()
+    start = Table("bounds", bounds["bounds"]).cell("start", "value", play="optimal")
+    luck = table.fact("luck_total", "luck", "sum")
+    loss = table.fact("loss_total", "loss", "sum")
+    end = table.fact("outcome", "value_after", "value", [("turn", "==", len(frame))])
+    worst = table.fact("worst_grade", "grade", "first", order=[("loss", "desc"), ("turn", "asc")])
+    costly = table.fact("worst_turn", "turn", "first", order=[("loss", "desc"), ("turn", "asc")])
+    sign, back = ("+", "−") if objective == "win" else ("−", "+")
+    change, cost = changes(objective)
+    text = (f"The game {record} ({NAMES[EXAMPLE_PLAY]} each turn; seed {seed}) starts at {s(start, show)} and "
+            f"ends at {s(end, show)}: start {sign} luck ({s(luck, change)}) {back} loss ({s(loss, cost)}) = "
+            f"outcome.")
+    if no_loss(loss.value):
+        s.quiet(worst, costly)
+        text += " Every decision was as good as perfect play's."
+    else:
+        text += f" Its costliest decision, at turn {s(costly)}, is graded “{s(worst)}”."
+    part.add(s.finding("example-game", text, kind="text"))
+    part.shown["record"] = record
+    return part
+
+
+def changes(objective: str):
+    """How luck (signed) and a loss read for ``objective``: percentage points of the chance of winning, or points
+    of the sum left open."""
+    if objective == "win":
+        return points(2, signed=True), points(2)
+    return number(3, signed=True), number(3)
+
+
+def outcome_format(objective: str):
+    """How a game's outcome reads: shut or not for the objective ``win``, else the sum left open."""
+    if objective == "win":
+        def show(x) -> str:
+            return "shut" if float(x) == 1 else "not shut"
+        show.unit = "name"
+        return show
+    return integer
+
+
+def units(objective: str) -> str:
+    """What luck and loss are counted in, in words."""
+    return ("percentage points (pp) of the chance of shutting the box" if objective == "win"
+            else "points of the sum left open")
+
+
+def _points(value) -> str:
+    return f"{100 * float(value):.2f} percentage points"
+
+
+_points.unit = "pp"
+_points.decimals = 2
+
+
+def games_table(rules: Rules, objective: str, games: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """``games`` seeded games of each way of playing in :data:`IN_GAMES`, each analysed turn by turn with perfect
+    play's values: one row per game (``per_game``: its total luck, loss, outcome and rolls) and one per way of
+    playing (``summary``): the mean luck (zero but for chance), the mean loss against its exact value (the
+    difference of the two ways' exact values), the spread of luck and of the outcome, and ``luck_r2``, the share of
+    the outcome's variance that the luck of the game explains (the squared correlation)."""
+    optimal = solve(rules, objective)
+    per_game, summary = [], []
+    for k, name in enumerate(IN_GAMES):
+        player = evaluate(rules, objective, name)
+        found = luck_of_games(optimal, player, games, seed + k)
+        per_game.append(pd.DataFrame({"play": name, "game": np.arange(1, games + 1), "luck": found["luck"],
+                                      "loss": found["loss"], "outcome": found["outcome"], "rolls": found["rolls"]}))
+        spread = float(np.std(found["outcome"]))
+        r2 = float(np.corrcoef(found["outcome"], found["luck"])[0, 1] ** 2) if spread > 0 and np.std(
+            found["luck"]) > 0 else np.nan
+        summary.append({"play": name, "play_name": NAMES[name], "games": games,
+                        "mean_luck": float(found["luck"].mean()),
+                        "luck_se": float(found["luck"].std(ddof=1) / math.sqrt(games)),
+                        "mean_loss": float(found["loss"].mean()),
+                        "loss_se": float(found["loss"].std(ddof=1) / math.sqrt(games)),
+                        "exact_loss": float(optimal.objective.sense * (optimal.value() - player.value())) + 0.0,
+                        "sd_luck": float(found["luck"].std()), "sd_outcome": spread, "luck_r2": r2,
+                        "identity_error": float(np.max(np.abs(found["start"] + optimal.objective.sense * (
+                            found["luck"] - found["loss"]) - found["outcome"])))})
+    return pd.concat(per_game, ignore_index=True), pd.DataFrame(summary)
+
+
+def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
+    part = Part()
+    per_game, summary = games_table(rules, objective, games, seed)
+    part.table("game-luck", per_game)
+    table = part.table("luck-summary", summary)
+    s = Sentence()
+    r2 = {name: table.cell(f"r2_{name}", "luck_r2", play=name) for name in IN_GAMES}
+    known = [name for name in IN_GAMES if not math.isnan(r2[name].value)]
+    for name in IN_GAMES:
+        if name not in known:
+            s.quiet(r2[name])
+    if known:
+        shares = listing([f"{s(r2[name], _share_of_one)} for {NAMES[name]}" for name in known])
+        text = (f"Over {games:,} games of each, a game's total luck explains this share of the spread of its "
+                f"outcome (their squared correlation): {shares}.")
+        part.add(s.finding("luck-share", text))
+    else:
+        part.add(s.finding("luck-share", "Every game here ends alike, so luck explains nothing of an outcome that "
+                                         "does not vary.", kind="text"))
+    a = Sentence()
+    change, cost = changes(objective)
+    parts = [f"{NAMES[n]}: mean luck {a(table.cell(f'luck_{n}', 'mean_luck', play=n), change)}, mean loss "
+             f"{a(table.cell(f'loss_{n}', 'mean_loss', play=n), cost)}" for n in IN_GAMES]
+    part.add(a.finding("luck-alt", "Histograms of each game's total luck and total loss, one panel per way of "
+                                   "playing; " + "; ".join(parts) + ".", kind="alt"))
+    part.shown["per_game"] = per_game
+    return part
+
+
+def _share_of_one(value) -> str:
+    return f"{100 * float(value):.1f}%"
+
+
+_share_of_one.unit = "percent"
+_share_of_one.decimals = 1
+
+
+def published_claims() -> dict:
+    """What the engine computes for the printed figure about luck: the hindsight chance of its own game (tiles
+    1-9, two dice, one die allowed once 7, 8 and 9 are shut), whatever this run's parameters."""
+    return {"winnable": Computed(hindsight(SOURCE_RULES, "win"))}
+
+
+def headline(bounds: Part) -> dict:
+    """The numbers the index shows for this chapter."""
+    table = bounds["bounds"].set_index("play")
+    out = {"perfect play": str(round(float(table.loc["optimal", "value"]), 6))}
+    if "hindsight" in table.index:
+        out["hindsight"] = str(round(float(table.loc["hindsight", "value"]), 6))
+        if not math.isnan(table.loc["optimal", "skill_share"]):
+            out["skill share"] = share(1)(table.loc["optimal", "skill_share"])
+    return out
+
+
+def pipeline(rules: Rules, objective: str = "win", games: int = 2_000, seed: int = 9) -> list[Part]:
+    """Every part of the chapter, in page order."""
+    bounds = bounds_part(rules, objective)
+    return [bounds, example_part(rules, objective, seed, bounds), games_part(rules, objective, games, seed)]
+
+
+def estimate(rules: Rules, objective: str = "win", games: int = 2_000, seed: int = 9):
+    """What the chapter will take: the hindsight value (where defined) and that of its source's game, one solve per
+    way of playing, and ``games`` games of three ways of playing, each roll of each game a few array steps."""
+    from ..cost import Estimate, solve_estimate
+    from ..hindsight import hindsight_estimate
+
+    bound = hindsight_estimate(rules) if hindsight_refusal(rules, objective) is None else Estimate()
+    return (bound + hindsight_estimate(SOURCE_RULES) + solve_estimate(rules) * (len(PLAYERS) + 1)
+            + Estimate(len(IN_GAMES) * games * (rules.tiles + 2) * 2e-6))

@@ -1,0 +1,23 @@
+"""How numbers read: no negative zero, a tiny value never shown as zero, the true minus sign."""
+
+import pytest
+
+from stb_core.sources.words import number, percent, points, share
+
+
+@pytest.mark.parametrize(("show", "value", "text"), [
+    (number(5, signed=True), -1e-12, "0.00000"),
+    (number(5), -1e-12, "0.00000"),
+    (number(3), -0.0, "0.000"),
+    (points(2, signed=True), -1e-9, "0.00 pp"),
+    (share(1), -0.0, "0.0%"),
+    (number(2), -0.5, "\u22120.50"),
+    (number(2, signed=True), 0.5, "+0.50"),
+    (points(2, signed=True), -0.0123, "\u22121.23 pp"),
+    (percent(2), 1e-9, "<0.01%"),
+    (percent(2), -1e-9, ">\u22120.01%"),
+    (percent(2), -0.0, "0%"),
+    (number(0), -1234.4, "\u22121,234"),
+])
+def test_a_number_reads_as_its_value_at_its_decimals(show, value, text):
+    assert show(value) == text
