@@ -236,7 +236,8 @@ class Rules:
         if self.layout == "double-shutter":
             parts[0] = f"Double Shutter ({parts[0]} in front, a back row behind)"
         if self.moves == "die-or-sum":
-            parts.append("one tile a roll: a die or their sum")
+            parts.append("one tile a roll: a die or their sum" if self.dice == 2
+                         else "one tile a roll, equal to the die")
         if self.has_one_die_rule:
             when = ("once every tile from 7 up is shut" if self.one_die == "high-shut"
                     else "on every roll" if self.one_die_threshold >= self.total

@@ -42,6 +42,7 @@ from reference import (
 from stb_core import Rules
 from stb_core.report.catalogue import CHAPTERS
 from stb_core.report.exports import save_table
+from stb_core.report.lint import lint_text
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError
 from stb_core.sources.findings import merge
@@ -263,6 +264,8 @@ def check_wording(text: str, rules: Rules) -> None:
     assert not re.search(r"\ba (8|11|18|8\d)\b", text), f"'a 8': {text}"
     if re.search(r"\btwo dice\b", text):
         assert rules.dice == 2, f"'two dice' said of {rules.dice} dice: {text}"
+    problems = lint_text(text)  # the page linter's rules, on every sentence of every drawn run
+    assert not problems, problems
 
 
 def case(stem: str, **values) -> dict:

@@ -23,6 +23,7 @@ from test_build import report_command
 from stb_core.report.build import Job, build
 from stb_core.report.catalogue import CHAPTERS, EXPLORER, chapter, sources
 from stb_core.report.checks import references
+from stb_core.report.lint import lint_report
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError, run_name
 from stb_core.sources.words import digits
@@ -194,6 +195,15 @@ def test_the_default_pages_state_only_what_their_tables_hold(report_dir):
     ``test_findings_audit.test_the_defaults_pass_the_audit``; the reruns hold the notebooks to their pipelines)."""
     for stem in STEMS:
         check_run_findings(report_dir, job(stem, notebook_defaults(stem)), against_pipeline=False)
+
+
+def test_every_page_passes_the_linter(reruns, report_dir):
+    """The default pages, the appendices and every rerun of the matrix, read as a careful reader reads them: no
+    negative zero, no comparison of figures equal as printed, counts and nouns that agree, no file named that the
+    run did not write, captions that count their tables' rows, no repeated row, no float for an exact value
+    (:mod:`stb_core.report.lint`)."""
+    problems = lint_report(report_dir)
+    assert not problems, "\n".join(map(str, problems))
 
 
 # -- determinism and refused requests ----------------------------------------------------------------------

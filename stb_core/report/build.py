@@ -580,17 +580,21 @@ def identity() -> dict:
 
 def write_index() -> None:
     """``report/index.html`` from the catalogue and the chapters' records (nothing written by hand)."""
-    from .checks import STANDARD, full_reference, load_published, references
+    from ..sources.words import listing
+    from .checks import STANDARD, load_published, reference_parts, references
     from .paths import PUBLISHED_DIR
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
     written = references()  # the write-ups beyond the five sources, cited in the chapters' order
-    cited = dict.fromkeys(key for c in CHAPTERS if (PUBLISHED_DIR / f"{c.stem}.csv").exists()
-                          for key in load_published(c.stem)["source"] if key in written)
+    citing = {c.number: [key for key in load_published(c.stem)["source"] if key in written] for c in CHAPTERS
+              if (PUBLISHED_DIR / f"{c.stem}.csv").exists()}
+    cited = dict.fromkeys(key for keys in citing.values() for key in keys)
+    numbers = [str(n) for n, keys in citing.items() if keys]
     write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
                     chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
                     abstract=abstract(records), identity=identity(), standard=STANDARD,
-                    references=[{"key": key, "cite": full_reference(key)} for key in cited])
+                    references=[reference_parts(key) for key in cited],
+                    citing_chapters=f"chapter{'s' if len(numbers) > 1 else ''} {listing(numbers)}")
 
 
 def write_appendices() -> None:

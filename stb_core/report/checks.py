@@ -111,12 +111,19 @@ def short_reference(key: str) -> str:
     return f"{who}{f' ({year})' if year else ''}, “{ref['title']}”"
 
 
-def full_reference(key: str) -> str:
-    """A write-up in full for a reference list: author (year), “title”, where, address, and what was read."""
+def reference_parts(key: str) -> dict:
+    """A write-up in full for a reference list, in parts: ``who`` (author (year), “title”, where), its
+    ``address`` and ``note`` (what was read)."""
     ref = references()[key]
     where = f", {ref['published_in']}" if ref.get("published_in") else ""
-    note = f"; {ref['note']}" if ref.get("note") else ""
-    return f"{short_reference(key)}{where}, {ref['address']}{note}"
+    return {"key": key, "who": f"{short_reference(key)}{where}", "address": ref["address"],
+            "note": ref.get("note") or ""}
+
+
+def full_reference(key: str) -> str:
+    """A write-up in full for a reference list: author (year), “title”, where, address, and what was read."""
+    parts = reference_parts(key)
+    return f"{parts['who']}, {parts['address']}" + (f"; {parts['note']}" if parts["note"] else "")
 
 
 def decimals(text: str) -> int | None:

@@ -17,7 +17,7 @@ from ..game import legal_moves
 from ..rules import Rules
 from ..sweep import Solution, solve
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived
-from .words import compact, counted, fraction, integer, number, percent, share, tiles_range
+from .words import apart, compact, counted, fraction, integer, number, percent, share, tiles_range
 
 
 def r_order(moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -232,10 +232,11 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
                                                                                       board="{1, 8}")
             more_often = s.quiet(derived("shut_more_often", "relation", p45, p18))
             costs_more = s.quiet(derived("costs_more", "relation", c45, c18))
-            text += (f" From {{4, 5}} the box is shut {'more' if more_often.value == 'more' else 'no more'} often "
-                     f"({s(p45, percent(2))} against {s(p18, percent(2))} from {{1, 8}}), but the expected cost is "
-                     f"{'higher' if costs_more.value == 'more' else 'not higher'} ({s(c45, number(3))} against "
-                     f"{s(c18, number(3))}).")
+            often = {"more": "more often", "less": "less often", "the same": "exactly as often"}[more_often.value]
+            cost = {"more": "higher", "less": "lower", "the same": "the same"}[costs_more.value]
+            chance, sums = apart(percent, 2, p45.value, p18.value), apart(number, 3, c45.value, c18.value)
+            text += (f" From {{4, 5}} the box is shut {often} ({s(p45, chance)} against {s(p18, chance)} from "
+                     f"{{1, 8}}) and the expected cost is {cost} ({s(c45, sums)} against {s(c18, sums)}).")
         part.add(s.finding("one-four-five-eight", text, kind="text"))
     return part
 

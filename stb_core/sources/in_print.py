@@ -257,7 +257,10 @@ def variant_name(rules: Rules, key: str) -> str:
         thai = f"from {pair}, {thai}"
     any_time = (f"one die or {all_dice(game)}, the player's choice, on every roll" if game.dice > 1
                 else "one die on every roll (with one die there is no choice)")
-    return VARIANTS[key][1].format(dice=all_dice(game), thai=thai, any_time=any_time)
+    name = VARIANTS[key][1].format(dice=all_dice(game), thai=thai, any_time=any_time)
+    if game.tiles < rules.tiles:  # Double Shutter's front row is capped: say so wherever it is compared
+        name += f" (on a front row of {game.tiles} tiles, not {rules.tiles})"
+    return name
 
 
 def variants_table(rules: Rules) -> pd.DataFrame:

@@ -207,8 +207,8 @@ def games_table(rules: Rules, objective: str, games: int, seed: int) -> tuple[pd
         per_game.append(pd.DataFrame({"play": name, "game": np.arange(1, games + 1), "luck": found["luck"],
                                       "loss": found["loss"], "outcome": found["outcome"], "rolls": found["rolls"]}))
         spread = float(np.std(found["outcome"]))
-        r2 = float(np.corrcoef(found["outcome"], found["luck"])[0, 1] ** 2) if spread > 0 and np.std(
-            found["luck"]) > 0 else np.nan
+        r2 = round(float(np.corrcoef(found["outcome"], found["luck"])[0, 1] ** 2), 12) if spread > 0 and np.std(
+            found["luck"]) > 0 else np.nan  # to 12 decimals: a correlation's last digits are rounding noise
         summary.append({"play": name, "play_name": NAMES[name], "games": games,
                         "mean_luck": float(found["luck"].mean()),
                         "luck_se": float(found["luck"].std(ddof=1) / math.sqrt(games)),

@@ -29,7 +29,7 @@ import pandas as pd
 from ..analysis import choice_disagreements
 from ..game import game_of
 from ..objectives import custom_objective
-from ..players import FAIR_TRIALS, SCORINGS, PubGame, PubResult, fair_shut_pays, play, play_estimate
+from ..players import FAIR_TRIALS, SCORING_OBJECTIVES, SCORINGS, PubGame, PubResult, fair_shut_pays, play, play_estimate
 from ..rules import InputError, Rules
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
@@ -354,12 +354,16 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     return part
 
 
+SOLO = {"sum": "the least expected sum", "digits": "the least expected digit score"}  # solo play, by scoring
+
+
 def first_seat_part(rules: Rules, seats: Part) -> Part:
-    """Where the first seat's best move differs from solo play for the least expected sum."""
+    """Where the first seat's best move differs from solo play for the least expected score of the round's
+    scoring (the sum left, or the digit score)."""
     part = Part()
     result = seats["result"]
     first = result.seat_solution(1)
-    changes = choice_disagreements(first, solve(rules, "remaining-sum"))
+    changes = choice_disagreements(first, solve(rules, SCORING_OBJECTIVES[result.game.scoring]))
     table = part.table("strategy-changes", changes.sort_values("loss_for_a", ascending=False, kind="stable")
                        .reset_index(drop=True))
     s = Sentence()
@@ -367,12 +371,13 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
     if count.value:
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
-        text = (f"The first seat plays differently from solo play at {s(count, counted('(board, roll) pair'))}. The "
+        text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
+                f"{s(count, counted('(board, roll) pair'))}. The "
                 f"costliest to get wrong: open {s(top['board'])} with a roll of {s(top['roll'])}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     else:
         s.quiet(count)
-        text = "The first seat plays exactly the solo least-expected-sum strategy here."
+        text = f"The first seat plays exactly as solo play for {SOLO[result.game.scoring]} here."
     part.add(s.finding("first-seat", text))
     return part
 

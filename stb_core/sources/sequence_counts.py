@@ -96,7 +96,9 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         s = Sentence()
         total = chosen.fact("board_total", "sequences", "sum")
         if total.value:
-            text = (f"From {board_label(mask)} there are {s(total, integer)} weighted winning sequences; the box can "
+            sequences = counted("weighted winning sequence")
+            are = "is" if total.value == 1 else "are"
+            text = (f"From {board_label(mask)} there {are} {s(total, sequences)}; the box can "
                     f"be shut {_lengths(s, chosen)}.")
         else:
             text = f"No sequence of rolls and moves shuts the box from {board_label(mask)} ({s(total)} sequences)."

@@ -290,9 +290,10 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     front = part.table("card-front", pareto_front(cards.frame[cards.frame["objective"] != "flipped-count"]
                                                   if card_objective != "flipped-count" else cards.frame))
     s = Sentence()
+    strategies = counted("different strategy", "different strategies")
     part.add(s.finding("cards", f"{s(cards.fact('cards', 'card', 'nunique'), counted('card'))} searched, each valued "
-                                f"exactly; they play {s(cards.fact('strategies', 'plays_as', 'nunique'), integer)} "
-                                f"different strategies. The best strategies (each shown by the simplest card that "
+                                f"exactly; they play {s(cards.fact('strategies', 'plays_as', 'nunique'), strategies)}. "
+                                f"The best strategies (each shown by the simplest card that "
                                 f"plays it; every card is in the CSV file):", kind="text"))
     s = Sentence()
     lines = []
@@ -501,7 +502,7 @@ def ties_part(rules: Rules) -> Part:
     s = Sentence()
     tied = ties.cell("tied_pairs", "tied_pairs", objective="win")
     largest = spread.fact("largest_spread", "spread", "max")
-    have = "has" if tied.value == 1 else "have"
+    have = "has" if tied.value in (0, 1) else "have"  # "no pair has", "1 pair has", "2 pairs have"
     text = f"For the chance of winning, {s(tied, counted('(board, roll) pair'))} {have} tied moves."
     if largest.value > 0:
         shut = spread.fact("shut_box_spread", "spread", "max", [("final_sum", "<=", rules.win_at_most)])

@@ -226,6 +226,20 @@ def relation(a, b) -> str:
     return "more" if a > b else "less"
 
 
+def apart(fmt: Callable, decimals: int, a, b, most: int = 8) -> Callable:
+    """The format ``fmt(d)`` at the fewest decimals ``d`` (from ``decimals``, at most ``most``) that print ``a`` and
+    ``b`` differently when they differ (:func:`relation`), so that a comparison never sets two figures side by side
+    that read the same: ``4.32%`` against ``4.32%`` becomes ``4.3198%`` against ``4.3207%``. Equal values keep
+    ``decimals``."""
+    show = fmt(decimals)
+    if relation(a, b) == "the same":
+        return show
+    while show(a) == show(b) and decimals < most:
+        decimals += 1
+        show = fmt(decimals)
+    return show
+
+
 def dice_words(dice: int, sides: int = 6) -> str:
     """``two dice``, ``one die``, ``three 4-sided dice``: six-sided dice need no size."""
     count = NUMBER_WORDS.get(dice, str(dice))

@@ -1,0 +1,68 @@
+"""The page linter finds each kind of defect on a page seeded with it, and nothing on a clean page."""
+
+import pytest
+
+from stb_core.report.lint import lint_page, lint_text
+
+CLEAN = """<html><body><main>
+<p>Perfect play shuts the box in 7.14% of games, 0.16 pp more than the fewest-tiles rule (6.98%).</p>
+<p>From {4, 5} the box is shut as often as from {1, 8}: the same 4.32% against 4.32%.</p>
+<p>1 winning sequence of 3 moves; 18,432 possible board states and rolls; no pair has a better move.</p>
+<p>The table is <a href="data/run/table.csv">table.csv</a>.</p>
+<p>Poltnig's notebook shut_the_box_fixed_dice.ipynb, <a href="https://example.org/x">https://example.org/x</a>.</p>
+<div class="jp-InputArea"><pre>x = -0.0  # code is not prose</pre></div>
+<table><caption>Table 1. The three rules of this run.</caption>
+<thead><tr><th>rule</th><th>value</th></tr></thead>
+<tbody><tr><td>a</td><td>1.0</td></tr><tr><td>b</td><td>2.0</td></tr><tr><td>c</td><td>0.0</td></tr></tbody></table>
+</main></body></html>"""
+
+DEFECTS = {
+    "negative-zero": "<p>The change is −0.00 pp.</p>",
+    "equal-comparison": "<p>From {4, 5} the box is shut more often (4.32% against 4.32% from {1, 8}).</p>",
+    "number-noun": "<p>There are 1 weighted winning sequences.</p>",
+    "leftover": "<p>The chance is nan and the sum 0.9999999999999999.</p>",
+    "absent-file": "<p>The column Optimal of GameSpace-part2.csv says so.</p>",
+    "caption-count": "<table><caption>Table 2. The six rules.</caption><tbody><tr><td>a</td><td>1</td></tr></tbody>"
+                     "</table>",
+    "duplicate-rows": "<table><caption>Table 3. Ways.</caption><tbody><tr><td>a</td><td>1</td></tr>"
+                      "<tr><td>a</td><td>1</td></tr></tbody></table>",
+    "inexact-float": "<p>The table is <a href='data/run/table.csv'>table.csv</a>.</p>",
+}
+
+
+def page_with(tmp_path, body: str, csv: str = "rule,value\na,1.0\n"):
+    (tmp_path / "data" / "run").mkdir(parents=True, exist_ok=True)
+    (tmp_path / "data" / "run" / "table.csv").write_text(csv, encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def test_a_clean_page_has_no_problem(tmp_path):
+    assert lint_page(page_with(tmp_path, CLEAN)) == []
+
+
+@pytest.mark.parametrize("kind", sorted(DEFECTS))
+def test_each_kind_of_defect_is_found(tmp_path, kind):
+    csv = "rule,value\na,0.06249999999999999\n" if kind == "inexact-float" else "rule,value\na,1.0\n"
+    problems = lint_page(page_with(tmp_path, CLEAN.replace("</main>", DEFECTS[kind] + "</main>"), csv))
+    assert [p.kind for p in problems] == [kind] * len(problems) and problems, problems
+
+
+def test_a_link_to_a_missing_file_is_found(tmp_path):
+    problems = lint_page(page_with(tmp_path, CLEAN.replace("data/run/table.csv", "data/run/gone.csv")))
+    assert {p.kind for p in problems} == {"absent-file"} and any("gone.csv" in p.found for p in problems), problems
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("no (board, roll) pair have a better move", ["number-noun"]),
+    ("3 board", ["number-noun"]),
+    ("three tile", ["number-noun"]),
+    ("7.1%, 0.2 pp more than 7.1%", ["equal-comparison"]),
+    ("a seat wins {tiles} stakes", ["leftover"]),
+    ("−0.000%", ["negative-zero"]),
+    ("−0.05 pp and 10−0 and x-0.5", []),
+    ("tiles 1–9, 2 dice, 12 tiles, one die, 3 board states", []),
+])
+def test_sentences(text, kinds):
+    assert [p.kind for p in lint_text(text)] == kinds
