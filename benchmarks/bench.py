@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import subprocess
 import sys
@@ -241,18 +242,61 @@ QUICK_COMMANDS = [COMMANDS[0], (["solve", "--tiles", "20", "--json"], (20, 2), 0
 
 
 def command_run(arguments: list[str]) -> dict:
-    """One ``stb`` command in a fresh process, as a user runs it: wall seconds (start-up, imports and output included)
-    and the process's peak memory."""
+    """One ``stb`` command in a fresh process, as a user runs it: wall seconds (start-up, imports and output included),
+    the process's peak memory, and what the command estimated before it started (``STB_ESTIMATES``: every estimate
+    it makes, added up)."""
     import os
 
     stb = Path(sys.executable).with_name("stb")
-    start = time.perf_counter()
-    child = subprocess.Popen([str(stb), *arguments], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
+    with tempfile.TemporaryFile("w+") as said:
+        start = time.perf_counter()
+        child = subprocess.Popen([str(stb), *arguments], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=said,
+                                 env={**os.environ, "STB_ESTIMATES": "1"})
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - start
+        said.seek(0)
+        estimates = re.findall(r"estimate: ([\d.]+) s ([\d]+) bytes", said.read())
     if os.waitstatus_to_exitcode(status) != 0:
         raise SystemExit(f"stb {' '.join(arguments)} failed")
-    return {"seconds": seconds, "peak_gb": usage.ru_maxrss / 1024**2}
+    return {"seconds": seconds, "peak_gb": usage.ru_maxrss / 1024**2,
+            "estimated_seconds": sum(float(s) for s, _ in estimates),
+            "estimated_gb": max((int(b) for _, b in estimates), default=0) / 2**30}
+
+
+# What the commands announce against what they take (issue 31: within 2x in time and 1.5x in memory on an idle
+# machine); the estimate covers the work, plus the process's start-up measured here, against the whole process.
+ESTIMATED = [
+    ["solve", "--tiles", "16", "--json"],
+    ["solve", "--tiles", "20", "--dice", "3", "--json"],
+    ["solve", "--tiles", "22", "--dice", "4", "--objective", "remaining-sum", "--json"],
+    ["solve", "--tiles", "12", "--exact", "--json"],
+    ["solve", "--tiles", "12", "--policy", "hindsight", "--json"],
+    ["distribution", "--tiles", "20", "--of", "rolls", "--json"],
+    ["counts", "--tiles", "16", "--json"],
+    ["simulate", "--games", "2000000", "--json"],
+    ["players", "--players", "3", "--json"],
+    ["players", "--players", "2", "--scoring", "digits", "--json"],
+]
+
+
+def compare_estimates(commands) -> list[str]:
+    """Each command's announced estimate against its measured whole-process time and peak memory; the estimate
+    counts the work, so the process's own start-up (``stb --version``: time and memory) is added to it."""
+    start_up = command_run(["--version"])
+    lines = ["", "| command | estimated | measured | ratio | estimated memory | peak memory | ratio | "
+                 "within 2x / 1.5x |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for arguments in commands:
+        run = command_run(arguments)
+        run["estimated_seconds"] += start_up["seconds"]
+        run["estimated_gb"] += start_up["peak_gb"]
+        time_ratio = run["seconds"] / run["estimated_seconds"] if run["estimated_seconds"] else float("inf")
+        memory_ratio = run["peak_gb"] / run["estimated_gb"] if run["estimated_gb"] else float("inf")
+        within = 0.5 <= time_ratio <= 2 and memory_ratio <= 1.5
+        lines.append(f"| stb {' '.join(arguments)} | {run['estimated_seconds']:.2f} s | {run['seconds']:.2f} s | "
+                     f"{time_ratio:.2f} | {run['estimated_gb']:.2f} GB | {run['peak_gb']:.2f} GB | "
+                     f"{memory_ratio:.2f} | {'yes' if within else 'NO'} |")
+        print(lines[-1], flush=True)
+    return lines
 
 
 def compare_commands(commands, rounds: int) -> list[str]:
@@ -361,6 +405,7 @@ def main() -> None:
     path_lines, records = compare_paths(cases, min(rounds, 3))
     lines += path_lines
     lines += compare_commands(QUICK_COMMANDS if args.quick else COMMANDS, min(rounds, 3))
+    estimates = compare_estimates(ESTIMATED[:3] if args.quick else ESTIMATED)
     lines.append(sigma_cost(rounds))
     print(lines[-1], flush=True)
     if not args.quick:
@@ -384,7 +429,7 @@ def main() -> None:
                      f"{len(all_cards()):,} cards, two objectives (notebook 06)"))
     print(lines[-1], flush=True)
 
-    print("\n" + "\n".join(lines))
+    print("\n" + "\n".join(lines + estimates))
     print(f"\n(N=20 has {1 << 20:,} boards, N=24 {1 << 24:,}; timings exclude imports except where a row says "
           "'whole process'.)")
 

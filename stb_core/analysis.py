@@ -103,7 +103,8 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
                 "reach": reach[boards], "p_roll": float(p),
                 "optimal_move": _move_labels(optimal, boards, roll),
                 "policy_move": _move_labels(heuristic, boards, roll), "loss": loss}))
-    table = pd.concat(frames, ignore_index=True)
+    columns = ["board_mask", "decision", "dice", "roll", "reach", "p_roll", "optimal_move", "policy_move", "loss"]
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)  # won before a roll
     table["weighted_loss"] = table["reach"] * table["p_roll"] * table["loss"]
     table.insert(0, "board", [space.layout.label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -295,6 +296,9 @@ def _announce(what: str, estimate: Estimate):
     if not estimate.affordable:
         raise UserError(f"{what} is out of reach: it would take {estimate.describe()} (the budget: "
                         f"{TIME_BUDGET / 60:.0f} minutes and {MEMORY_BUDGET / 2**30:.0f} GB); try fewer tiles or dice")
+    if os.environ.get("STB_ESTIMATES"):  # make bench holds every estimate to what the command then takes
+        print(f"{program_name()}: estimate: {estimate.seconds:.3f} s {int(estimate.bytes)} bytes", file=sys.stderr,
+              flush=True)
     if estimate.seconds <= LONG_RUN:
         return None
     print(f"{program_name()}: {what}: estimated {estimate.describe()}", file=sys.stderr, flush=True)

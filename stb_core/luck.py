@@ -50,9 +50,12 @@ class Turn:
 def parse_record(text: str, solution: Solution) -> list[Turn]:
     """The turns of a game record (see the module docstring), each checked against the rules and the game so far:
     :class:`InputError` naming the turn for a total the dice cannot show, tiles that are not open or do not make a
-    legal move for the roll, ``-`` where a move was legal, a turn after the game ended, or a game not yet over."""
+    legal move for the roll, ``-`` where a move was legal, a turn after the game ended, or a game not yet over; an
+    empty record only for a game won before the first roll."""
     rules, game = solution.rules, solution.game
     layout = layout_of(rules)
+    if isinstance(text, str) and not text.split() and game.is_won(rules.full_board):
+        return []  # a game won before the first roll has no turn: its empty record is the whole game
     if not isinstance(text, str) or not text.split():
         raise InputError("game must be one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles "
                          "shut, or - where no move was legal); got an empty record")

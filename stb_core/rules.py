@@ -244,7 +244,7 @@ class Rules:
                     else f"at {self.one_die_threshold} or less left")
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:
-            parts.append(f"at most {self.max_per_move} tiles per roll")
+            parts.append(f"at most {self.max_per_move} tile{'s' if self.max_per_move > 1 else ''} per roll")
         if self.win_at_most >= self.total:
             parts.append("won before the first roll")
         elif self.win_at_most:

@@ -119,9 +119,12 @@ def tiles_label(tiles) -> str:
     return "" if tiles is None else "{" + ", ".join(map(str, tiles)) + "}"
 
 
+TURN_COLUMNS = ("turn", "open", "dice", "roll", "move", "open_after")  # a narrated turn's fields
+
+
 def turns_table(turns: list[dict]) -> pd.DataFrame:
     """A narrated game (``simulate.narrate_game`` / ``replay_rolls``) as a table with readable boards."""
-    table = pd.DataFrame(turns)
+    table = pd.DataFrame(turns, columns=list(TURN_COLUMNS) if not turns else None)  # no turn: won before the first roll
     for column in ("open", "move", "open_after"):
         table[column] = [tiles_label(t) for t in table[column]]
     return table

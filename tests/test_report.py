@@ -62,7 +62,8 @@ def matrix() -> list[tuple[str, dict]]:
         domain, defaults = DOMAINS[stem], notebook_defaults(stem)
         base = {**defaults, **domain.quick}
         runs.append((stem, base))
-        pending = {p.name: [v for v in p.corners() if v != base[p.name]] for p in domain.parameters}
+        pending = {p.name: [v for v in p.corners() if v != base[p.name] and covered(domain, p.name, v, base)]
+                   for p in domain.parameters}
         while any(pending.values()):
             values = dict(base)
             for name, corners in pending.items():
@@ -78,6 +79,17 @@ def matrix() -> list[tuple[str, dict]]:
     for stem, values in runs:
         unique[run_name(stem, values, notebook_defaults(stem))] = (stem, values)
     return list(unique.values())
+
+
+def covered(domain, name: str, value, base: dict) -> bool:
+    """Whether the chapter's analysis covers ``name = value``; a corner it does not cover is refused on the base in
+    one line naming the parameter and why (asserted here), and is not run."""
+    try:
+        domain.check({**base, name: value})
+    except ParameterError as error:
+        assert f"{name} = {value} is outside chapter" in str(error), error
+        return False
+    return True
 
 
 def accepted(domain, values: dict) -> bool:
@@ -110,12 +122,14 @@ def reruns(report_dir) -> list[Job]:
 
 
 def test_the_matrix_covers_every_parameter_of_every_notebook():
+    """Every corner of every parameter is run, or refused in one line as outside the chapter's analysis."""
     for stem in STEMS:
-        varied = {name for s, values in MATRIX if s == stem for name in values
-                  if values[name] != {**notebook_defaults(stem), **DOMAINS[stem].quick}[name]}
+        base = {**notebook_defaults(stem), **DOMAINS[stem].quick}
+        run = {(name, value) for s, values in MATRIX if s == stem for name, value in values.items()}
         for parameter in DOMAINS[stem].parameters:
-            if parameter.corners():
-                assert parameter.name in varied, (stem, parameter.name)
+            for corner in parameter.corners():
+                assert (parameter.name, corner) in run or not covered(DOMAINS[stem], parameter.name, corner, base), \
+                    (stem, parameter.name, corner)
 
 
 def executed_outputs(path: Path):
@@ -757,3 +771,66 @@ def test_explorer_plays_double_shutter_on_two_rows(report_dir, browser):
     assert sorted(rows) == sorted("{" + ", ".join(map(str, m)) + "}" for m in cli) and "{1, b9}" in rows
     caption = browser.find_element("css selector", "#stb-moves-table caption").text
     assert "(win, score)" in caption, caption
+
+
+# -- the explorer's inputs, attacked ----------------------------------------------------------------------------
+BAD_CALLS = [  # (call, a word the one-line refusal must name)
+    ("stbAdvise(null, [1], 1)", "rules"),
+    ("stbAdvise({tiles: 99}, [1], 1)", "rules.tiles"),
+    ("stbAdvise({tiles: '9'}, [1], 1)", "rules.tiles"),
+    ("stbAdvise({tiles: 9, oneDie: 'sometimes'}, [1], 1)", "rules.oneDie"),
+    ("stbAdvise({tiles: 9, moves: 'product'}, [1], 1)", "rules.moves"),
+    ("stbAdvise({tiles: 9, layout: 'circle'}, [1], 1)", "rules.layout"),
+    ("stbAdvise({tiles: 9, layout: 'double-shutter', goal: 'digits'}, [1], 1)", "rules.goal"),
+    ("stbAdvise({tiles: 9}, [0], 1)", "open"),
+    ("stbAdvise({tiles: 9}, [1, 1], 1)", "open"),
+    ("stbAdvise({tiles: 9}, [10], 1)", "open"),
+    ("stbAdvise({tiles: 9}, 'all', 1)", "open"),
+    ("stbAdvise({tiles: 9}, [1e308], 1)", "open"),
+    ("stbAdvise({tiles: 9}, [1], 1.5)", "roll"),
+    ("stbAdvise({tiles: 9}, [1], '7')", "roll"),
+    ("stbAdvise({tiles: 9}, [1], 99999999999)", "roll"),
+    ("stbAdvise({tiles: 9, moves: 'die-or-sum'}, [1], [7, 7])", "roll"),
+    ("stbAdvise({tiles: 9, moves: 'die-or-sum'}, [1], [1])", "roll"),
+    ("stbDiceValues({tiles: 9, oneDie: 'high-shut'}, [1, 1])", "open"),
+    ("stbDiceValues({tiles: -1}, [1])", "rules.tiles"),
+]
+
+
+def test_explorer_refuses_bad_calls_in_one_line(report_dir, browser):
+    """Every bad call of the explorer's script API is refused with an Error naming what is wrong (never a TypeError,
+    a blank answer or a hang)."""
+    open_page(browser, report_dir / EXPLORER[0])
+    load_values(browser, {"tiles": 9})
+    load_values(browser, {"tiles": 9, "oneDie": "high-shut"})
+    load_values(browser, {"tiles": 9, "moves": "die-or-sum"})
+    for call, word in BAD_CALLS:
+        outcome = browser.execute_script(
+            f"try {{ var r = {call}; return ['returned', JSON.stringify(r)]; }}"
+            f" catch (e) {{ return [e.constructor.name, e.message]; }}")
+        assert outcome[0] == "Error" and word in outcome[1] and "\n" not in outcome[1], (call, outcome)
+
+
+def test_explorer_form_fuzz_shows_a_message(report_dir, browser):
+    """A rules form given values it does not offer (as a reader's edited page or a script could) shows a message on
+    the page or puts the control back on a value it offers, keeps the board it had, and raises no error in the
+    console."""
+    browser.set_window_size(390, 1200)
+    open_page(browser, report_dir / EXPLORER[0])
+    load_values(browser, {"tiles": 9})
+    browser.execute_script("window.__errors = []; window.addEventListener('error', e => window.__errors.push("
+                           "e.message)); window.addEventListener('unhandledrejection', e => window.__errors.push("
+                           "String(e.reason)));")
+    before = browser.execute_script("return document.querySelectorAll('.stb-tile').length")
+    for select, value in (("stb-tiles", "99"), ("stb-tiles", "-3"), ("stb-one-die", "sum-le-999"),
+                          ("stb-moves-rule", "<b>x</b>"), ("stb-layout", "circle"), ("stb-goal", "")):
+        shown, kept = browser.execute_script(
+            "var s = document.getElementById(arguments[0]), o = document.createElement('option');"
+            "o.value = arguments[1]; o.textContent = arguments[1]; s.appendChild(o); s.value = arguments[1];"
+            "s.dispatchEvent(new Event('change'));"
+            "return [document.getElementById('stb-board-value').textContent, s.value];", select, value)
+        assert "must be" in shown or kept != value, (select, value, shown, kept)
+        browser.execute_script("var s = document.getElementById(arguments[0]); s.removeChild(s.lastChild);"
+                               "s.selectedIndex = 0;", select)
+    assert browser.execute_script("return window.__errors") == []
+    assert browser.execute_script("return document.querySelectorAll('.stb-tile').length") == before

@@ -105,6 +105,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     # dice choice
     "one_die": ("the one-die rule: never, high-shut or sum-le-6", TEXT), "rules": ("the rules, in words", TEXT),
     "this_run": ("whether this row is this run's own game", FLAG),
+    "one_die_rule": ("when one die may be rolled, in words", TEXT),
     "gain": ("what the one-die choice adds (or the better choice's margin)", P),
     "best": ("the better choice of dice (either: both equal)", TEXT),
     "one_minus_all": ("the chance of winning with one die minus with all the dice", PP),

@@ -100,7 +100,7 @@ def lint_text(text: str, where: str = "") -> list[Problem]:
         found("number-noun", m.group(0))
     for m in re.finditer(r"(?<![\w-])(nan|NaN|None|-?inf)(?![\w-])|\{[a-z_]+\}", text):
         found("leftover", text[max(0, m.start() - 30):m.end() + 10])
-    for m in re.finditer(r"\d\.\d*?(?:9{9,}|0{9,}[1-9])\d*", text):
+    for m in re.finditer(r"\d\.\d*?(?:9{13,}|0{13,}[1-9])\d*", text):
         found("leftover", m.group(0))
     return problems
 
@@ -257,7 +257,7 @@ def lint_csv(path: Path) -> list[Problem]:
     with open(path, encoding="utf-8", newline="") as handle:
         for number, row in enumerate(csv.reader(handle), 1):
             for cell in row:
-                if re.fullmatch(r"-?\d+\.\d*?(?:9{9,}\d?|0{9,}[1-9]\d?)", cell):
+                if re.fullmatch(r"-?\d+\.\d*?(?:9{13,}\d?|0{13,}[1-9]\d?)", cell):
                     problems.append(Problem("inexact-float", f"{path.parent.name}/{path.name}, line {number}", cell))
     return problems
 

@@ -36,19 +36,19 @@ from . import dictionary, present, style
 from .catalogue import chapter, sources
 from .checks import Checks, brief_reference, write_record
 from .exports import save_figure, save_table
-from .parameters import ParameterError, domain, run_name
+from .parameters import ParameterError, domain, rules_value, run_name
 from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
-RULE_PARAMETERS = ("tiles", "dice", "sides", "one_die", "win_at_most")
+VARIANT_OPTIONS = ("one_die", "one_die_forced", "max_per_move", "win_at_most", "moves", "layout")
 LONG_TABLE = 40  # a table asked to be shown whole is shown whole up to this many rows, else previewed
 PREVIEW_ROWS = 25
 
 
 def rules_of(values: dict) -> Rules:
     """The one ``Rules`` value a run's parameters make (its rule parameters; the rest keep the defaults)."""
-    return Rules(**{k: v for k, v in values.items() if k in RULE_PARAMETERS})
+    return rules_value(values)
 
 
 def _execution_count() -> int | None:
@@ -140,8 +140,13 @@ class Page:
         return self._rules
 
     def is_source_game(self, **source_values) -> bool:
-        """Whether this run plays the source's own game (its rule parameters at the source's values)."""
-        return all(self.values.get(name, value) == value for name, value in source_values.items())
+        """Whether this run plays the source's own game: the parameters named at the source's values, and every
+        rule option not named (a one-die rule, a forced die, a cap per roll, a winning threshold, the move rule,
+        the layout) at the classic game's."""
+        classic = Rules()
+        variant = all(getattr(self._rules, name) == getattr(classic, name) for name in VARIANT_OPTIONS
+                      if name not in source_values)
+        return variant and all(self.values.get(name, value) == value for name, value in source_values.items())
 
     def parameters(self, rules: Rules | None = None) -> None:
         """Show this run's parameters (so a reader of the HTML sees them with the code hidden)."""

@@ -18,7 +18,16 @@ from dataclasses import dataclass, field
 
 from ..objectives import OBJECTIVES
 from ..players import SHUT_PAYS_RANGE
-from ..rules import DICE_RANGE, ONE_DIE_OPTIONS, SIDES_RANGE, TILES_RANGE
+from ..rules import (
+    DICE_RANGE,
+    LAYOUTS,
+    MAX_PER_MOVE_RANGE,
+    MOVE_RULES,
+    ONE_DIE_OPTIONS,
+    SIDES_RANGE,
+    TILES_RANGE,
+    WIN_AT_MOST_RANGE,
+)
 
 
 class ParameterError(ValueError):
@@ -39,12 +48,16 @@ class Parameter:
     quick: object = None            # the largest value the rerun matrix runs (default: high)
     labels: dict | None = None      # for choices: how each reads on a page
     audit: object = None            # the largest value the findings audit draws (default: quick, else high)
+    samples: tuple | None = None    # for patterned text: the values the rerun matrix and the audit try
+    spelled: str | None = None      # for patterned text: the allowed values in words
 
     def allowed(self) -> str:
         """The allowed values, in words; limits as they are written (``4294967295``, ``0.5``)."""
         if self.choices is not None:
             return "one of " + ", ".join(map(str, self.choices))
         if self.kind is str:
+            if self.spelled:
+                return self.spelled
             return f"text like {self.help.split('e.g. ')[-1]}" if "e.g. " in self.help else "text"
         noun = {int: "an integer", float: "a number"}[self.kind]
         return f"{noun} between {_written(self.low)} and {_written(self.high)}"
@@ -55,7 +68,8 @@ class Parameter:
         if self.kind is str and self.pattern is not None and isinstance(value, int) and not isinstance(value, bool):
             value = str(value)
         ok_type = (isinstance(value, self.kind) and not isinstance(value, bool)) or (
-            self.kind is float and isinstance(value, int) and not isinstance(value, bool))
+            self.kind is float and isinstance(value, int) and not isinstance(value, bool)) or (
+            self.kind is bool and isinstance(value, bool))
         if not ok_type:
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         if self.choices is not None and value not in self.choices:
@@ -71,7 +85,7 @@ class Parameter:
         if self.choices is not None:
             return list(self.choices)
         if self.kind is str:
-            return []
+            return list(self.samples or ())
         return [self.kind(self.low), self.kind(self.quick if self.quick is not None else self.high)]
 
     @property
@@ -123,9 +137,71 @@ def tiles(high: int = 16, quick: int | None = None, help: str = "the tiles 1 to 
 
 DICE = Parameter("dice", int, "dice rolled", *DICE_RANGE, quick=3)
 SIDES = Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12)
-ONE_DIE = Parameter("one_die", str, "when one die may be rolled instead of all the dice", choices=ONE_DIE_OPTIONS,
+ONE_DIE = Parameter("one_die", str, "when one die may be rolled instead of all the dice: never, high-shut (once every "
+                    "tile from 7 up is shut) or sum-le-K (once the open tiles total K or less), e.g. sum-le-6",
+                    pattern=r"never|high-shut|sum-le-[1-9][0-9]{0,2}", samples=(*ONE_DIE_OPTIONS, "sum-le-3"),
+                    spelled=f"never, high-shut or sum-le-K with K from 1 to {WIN_AT_MOST_RANGE[1]}",
                     labels={"never": "never", "high-shut": "once every tile from 7 up is shut",
                             "sum-le-6": "once the open tiles total 6 or less"})
+FORCED = Parameter("one_die_forced", bool, "True: the single die must be rolled whenever the one-die rule allows it",
+                   choices=(False, True))
+MAX_PER_MOVE = Parameter("max_per_move", int, "at most this many tiles shut by one roll (0: no limit)", 0,
+                         MAX_PER_MOVE_RANGE[1], quick=2, audit=3)
+MOVES = Parameter("moves", str, "what a roll shuts", choices=MOVE_RULES,
+                  labels={"sum": "open tiles adding up to the roll", "die-or-sum": "one tile: either die or their sum"})
+LAYOUT = Parameter("layout", str, "the board", choices=LAYOUTS,
+                   labels={"row": "one row of tiles 1 to tiles",
+                           "double-shutter": "Double Shutter: tiles 1 to tiles in front, a back row behind"})
+
+
+def win_at_most(quick: int = 3, audit: int = 3) -> Parameter:
+    return Parameter("win_at_most", int, "won once the open tiles total this or less", *WIN_AT_MOST_RANGE,
+                     quick=quick, audit=audit)
+
+
+def rule_parameters(tiles_parameter: Parameter, win: Parameter | None = None) -> tuple[Parameter, ...]:
+    """Every rule option the engine takes, in one declaration shared by the chapters: the board's ``tiles`` (each
+    chapter its own range), dice, sides, the one-die rule (``sum-le-K`` for any K), whether that die is forced,
+    a cap on tiles per roll, the winning threshold, the move rule and the layout. A chapter whose analysis does
+    not cover an option refuses it with :func:`covers`."""
+    return (tiles_parameter, DICE, SIDES, ONE_DIE, FORCED, MAX_PER_MOVE, win or win_at_most(), MOVES, LAYOUT)
+
+
+RULE_NAMES = ("tiles", "dice", "sides", "one_die", "one_die_forced", "max_per_move", "win_at_most", "moves", "layout")
+
+
+def rules_value(values: dict):
+    """The ``Rules`` a run's rule parameters make (``max_per_move`` 0: no cap); the rest keep the defaults."""
+    from ..rules import Rules
+
+    rules = {k: v for k, v in values.items() if k in RULE_NAMES}
+    if rules.get("max_per_move") == 0:
+        rules["max_per_move"] = None
+    return Rules(**rules)
+
+
+def _rules_hold(values: dict) -> str | None:
+    """The rule parameters must make a game (``die-or-sum`` with one or two dice, a Double Shutter front row of at
+    most 10 tiles, a one-die threshold the rules take): the engine's own one-line refusal."""
+    from ..rules import InputError
+
+    try:
+        rules_value(values)
+    except InputError as error:
+        return str(error)
+    return None
+
+
+def covers(chapter: str, **limits: tuple[tuple, str]) -> Callable[[dict], str | None]:
+    """A check refusing the rule options a chapter's analysis does not cover: ``limits`` maps a parameter to the
+    values allowed and why (``layout=(("row",), "it counts sequences on one row")``)."""
+    def check(values: dict) -> str | None:
+        for name, (allowed, why) in limits.items():
+            if name in values and values[name] not in allowed:
+                return (f"{name} = {values[name]} is outside {chapter}'s analysis ({why}); allowed: "
+                        f"{', '.join(map(str, allowed))}")
+        return None
+    return check
 SEED = Parameter("seed", int, "random seed", 0, 2**32 - 1, quick=2**32 - 1)
 
 
@@ -148,60 +224,66 @@ def _board_fits(values: dict) -> str | None:
     return None
 
 
+ROW = (("row",), "it is defined on one row of tiles 1 to tiles")
+NAMED_ONE_DIE = (ONE_DIE_OPTIONS, "its tables compare these one-die rules by name")
+
 DOMAINS: dict[str, Domain] = {
     "01-sequence-counts": Domain((
-        tiles(16, quick=12, audit=8),
-        DICE, SIDES,
+        *rule_parameters(tiles(16, quick=12, audit=8)),
         Parameter("board", str, "open tiles for the counts by number of moves, e.g. 1,3,4,6,7 (empty: all open)",
                   pattern=r"(|[0-9]+(,[0-9]+)*)"),
         games(quick=20_000, audit=3_000),
         SEED,
-    ), (_board_fits,), {"tiles": 8, "games": 5_000}),
-    "02-riddler-one-die": Domain((tiles(16, quick=12, audit=8), DICE, SIDES, ONE_DIE), quick={"tiles": 8}),
+    ), (_rules_hold, covers("chapter 1", layout=ROW), _board_fits), {"tiles": 8, "games": 5_000}),
+    "02-riddler-one-die": Domain(rule_parameters(tiles(16, quick=12, audit=8)), (
+        _rules_hold, covers("chapter 2", one_die=NAMED_ONE_DIE, one_die_forced=(
+            (False,), "it weighs rolling one die against all of them, a choice a forced die takes away"))),
+        quick={"tiles": 8}),
     "03-open-and-shut": Domain((
-        tiles(12, quick=10, audit=7), DICE, SIDES,
+        *rule_parameters(tiles(12, quick=10, audit=7)),
         Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
                   0.0, 1.0),
-    ), quick={"tiles": 7}),
-    "04-game-space": Domain((
-        tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
-        Parameter("win_at_most", int, "won once the open tiles total this or less", 0, 300, quick=78, audit=30),
-        DICE, SIDES, ONE_DIE,
-    ), quick={"tiles": 7}),
-    "05-expected-cost-mdp": Domain((tiles(12, quick=10, audit=9), DICE, SIDES, SEED), quick={"tiles": 8}),
+    ), (_rules_hold, covers("chapter 3", layout=ROW)), quick={"tiles": 7}),
+    "04-game-space": Domain(rule_parameters(tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
+                                            win_at_most(quick=78, audit=30)), (
+        _rules_hold, covers("chapter 4", moves=(("sum",), "its game space lists each state's moves by the total "
+                                                          "rolled, as the source's GameSpace.csv does"))),
+        quick={"tiles": 7}),
+    "05-expected-cost-mdp": Domain((*rule_parameters(tiles(12, quick=10, audit=9)), SEED), (
+        _rules_hold, covers("chapter 5", moves=(("sum",), "its tables of actions are by the total rolled"))),
+        quick={"tiles": 8}),
     "06-whole-map": Domain((
-        tiles(12, quick=9, help="the main board: tiles 1 to this number", audit=7),
+        *rule_parameters(tiles(12, quick=9, help="the main board: tiles 1 to this number", audit=7)),
         Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12, audit=8),
-        DICE, SIDES, ONE_DIE,
         Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14,
                   audit=8),
         Parameter("margin_percent", float, "the strategy card must get within this % of the optimum", 0.0, 100.0),
         Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2),
         Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES[:3]),
-    ), quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
+    ), (_rules_hold, covers("chapter 6", layout=ROW, one_die=NAMED_ONE_DIE,
+                            moves=(("sum",), "its strategy cards and rules of thumb read moves by the total rolled"))),
+        quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
     "07-pub-game": Domain((
         Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4, audit=3),
         Parameter("scoring", str, "a finished turn scores the sum of the open tiles, or their digits read as a number",
                   choices=("sum", "digits")),
         Parameter("shut_pays", float, "what a player who shuts the box wins from each other player, in stakes",
                   float(SHUT_PAYS_RANGE[0]), float(SHUT_PAYS_RANGE[1]), quick=10.0),
-        tiles(10, quick=8, audit=5), DICE, SIDES, ONE_DIE,
+        *rule_parameters(tiles(10, quick=8, audit=5)),
         Parameter("max_players", int, "the tables by number of players run from 2 players to this many", 2, 6,
                   quick=4, audit=3),
         Parameter("rounds", int, "simulated rounds beside the exact values", 1_000, 1_000_000, quick=5_000,
                   audit=2_000),
         SEED,
-    ), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+    ), (_rules_hold, covers("chapter 7", layout=ROW)), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+    "08-in-print": Domain(rule_parameters(tiles(12, quick=7, audit=6)), (_rules_hold,), quick={"tiles": 7}),
     "09-luck-and-skill": Domain((
-        tiles(12, quick=9, audit=7), DICE, SIDES, ONE_DIE,
+        *rule_parameters(tiles(12, quick=9, audit=7)),
         Parameter("objective", str, "what a finished game is worth: the win, or the sum left open",
                   choices=("win", "remaining-sum")),
         games(low=100, high=200_000, quick=2_000, audit=300),
         SEED,
-    ), quick={"tiles": 7, "games": 500}),
-    "08-in-print": Domain((
-        tiles(12, quick=7, audit=6), DICE, Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12, audit=8),
-    ), quick={"tiles": 7}),
+    ), (_rules_hold,), quick={"tiles": 7, "games": 500}),
 }
 
 
@@ -231,7 +313,9 @@ def run_name(stem: str, values: dict, defaults: dict) -> str:
     >>> run_name("06-whole-map", {"tiles": 8, "margin_percent": 2.5}, {"tiles": 9, "margin_percent": 2.5})
     '06-whole-map--tiles=8'
     """
-    changed = [f"{name}={_file_safe(value)}" for name, value in values.items() if defaults.get(name) != value]
+    order = DOMAINS[stem].names if stem in DOMAINS else tuple(values)  # the declared order: one name per run
+    changed = [f"{name}={_file_safe(values[name])}" for name in sorted(values, key=lambda n: (
+        order.index(n) if n in order else len(order))) if defaults.get(name) != values[name]]
     return "--".join([stem, *changed])
 
 

@@ -206,7 +206,8 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         text = (f"The optimal action always shuts the largest tile some legal action could shut: "
                 f"{s(count, counted('(state, roll) pair'))} is an exception.")
     part.add(s.finding("exceptions", text, kind="text"))
-    if rules.tiles >= 8 and 9 in rules.roll_weights:
+    if rules.tiles >= 8 and 9 in rules.roll_weights and {(1, 8), (4, 5)} <= set(
+            legal_moves(rules, board_mask([1, 4, 5, 8]), 9)):  # the source's choice: {1, 8} or {4, 5} for a 9
         win = solve(rules, "win", exact=rules.tiles <= EXACT_UP_TO)
         board = board_mask([1, 4, 5, 8])
         compare = part.table("one-four-five-eight", pd.DataFrame([

@@ -23,7 +23,7 @@ from ..rules import Rules
 from ..sweep import solve
 from ..valuation import evaluate
 from .findings import Computed, Part, Sentence, Table, derived
-from .words import integer, listing, number, percent, points, share
+from .words import counted, integer, listing, number, percent, points, share
 
 PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
            "worst")
@@ -131,7 +131,8 @@ def example_table(rules: Rules, objective: str, seed: int, play: str = EXAMPLE_P
     rows = [{"turn": n, "open": t["open"], "dice": t["dice"], "roll": t["roll"], "played": t["played"],
              "best": "; ".join(t["best"]) or "-", "luck": float(t["luck"]), "loss": float(t["loss"]),
              "grade": t["grade"], "value_after": float(t["value_after"])} for n, t in enumerate(report["turns"], 1)]
-    return pd.DataFrame(rows), record
+    columns = ["turn", "open", "dice", "roll", "played", "best", "luck", "loss", "grade", "value_after"]
+    return pd.DataFrame(rows, columns=columns), record
 
 
 def example_part(rules: Rules, objective: str, seed: int, bounds: Part) -> Part:
@@ -141,6 +142,14 @@ def example_part(rules: Rules, objective: str, seed: int, bounds: Part) -> Part:
     show = _fmt(objective)
     s = Sentence()
     start = Table("bounds", bounds["bounds"]).cell("start", "value", play="optimal")
+    turns = table.count("turns")
+    if not turns.value:  # won before the first roll: no turn, no luck, no decision
+        part.add(s.finding("example-game", f"The game is won before the first roll, with "
+                                           f"{s(turns, counted('turn'))} to play: it is worth {s(start, show)}, and "
+                                           f"neither the dice nor a decision change that.", kind="text"))
+        part.shown["record"] = record
+        return part
+    s.quiet(turns)
     luck = table.fact("luck_total", "luck", "sum")
     loss = table.fact("loss_total", "loss", "sum")
     end = table.fact("outcome", "value_after", "value", [("turn", "==", len(frame))])
@@ -227,19 +236,22 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     part.table("game-luck", per_game)
     table = part.table("luck-summary", summary)
     s = Sentence()
-    r2 = {name: table.cell(f"r2_{name}", "luck_r2", play=name) for name in IN_GAMES}
-    known = [name for name in IN_GAMES if not math.isnan(r2[name].value)]
-    for name in IN_GAMES:
-        if name not in known:
-            s.quiet(r2[name])
+    defined = summary.set_index("play")["luck_r2"].notna()  # no share where the outcome or the luck never varies
+    known = [name for name in IN_GAMES if defined[name]]
+    r2 = {name: table.cell(f"r2_{name}", "luck_r2", play=name) for name in known}
     if known:
         shares = listing([f"{s(r2[name], _share_of_one)} for {NAMES[name]}" for name in known])
         text = (f"Over {games:,} games of each, a game's total luck explains this share of the spread of its "
                 f"outcome (their squared correlation): {shares}.")
         part.add(s.finding("luck-share", text))
     else:
-        part.add(s.finding("luck-share", "Every game here ends alike, so luck explains nothing of an outcome that "
-                                         "does not vary.", kind="text"))
+        spreads = [table.cell(f"spread_{name}", "sd_outcome", play=name) for name in IN_GAMES]
+        s.quiet(*spreads)
+        text = ("Every game here ends alike, so luck explains nothing of an outcome that does not vary."
+                if all(spread.value == 0 for spread in spreads) else
+                "No roll here changes the value of the game, so luck explains nothing: the outcome's spread is the "
+                "decisions'.")
+        part.add(s.finding("luck-share", text, kind="text"))
     a = Sentence()
     change, cost = changes(objective)
     parts = [f"{NAMES[n]}: mean luck {a(table.cell(f'luck_{n}', 'mean_luck', play=n), change)}, mean loss "

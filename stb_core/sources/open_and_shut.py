@@ -103,8 +103,9 @@ def _tied_moves(values: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.Se
     """For each (board, roll) with a legal move: the moves within ``tolerance`` of the chosen one, written
     as the source writes them (``[1, 8], [2, 7]``, moves in sorted order)."""
     tied = values[(values["after"] - values["chosen_value"]).abs() <= tolerance].copy()
-    tied["text"] = tied["move"].str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
-    tied["key"] = tied["move"].str.strip("{}").map(lambda text: tuple(int(t) for t in text.split(", ")))
+    moves = tied["move"].astype(str)  # text, also when no board has a move (won before the first roll)
+    tied["text"] = moves.str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
+    tied["key"] = moves.str.strip("{}").map(lambda text: tuple(int(t) for t in text.split(", ")))
     tied = tied.sort_values(["board_mask", "roll", "key"])
     return tied.groupby(["board_mask", "roll"], sort=True)["text"].agg(", ".join)
 
@@ -162,7 +163,8 @@ def exception_losses(table: pd.DataFrame, rules: Rules, solved: dict | None = No
     picks = picks.merge(best[["board_mask", "roll", "move_mask", "after", "chosen_value"]],
                         on=["board_mask", "roll", "move_mask"])
     picks["Points Lost"] = picks["after"] - picks["chosen_value"]  # expected sum left: higher is worse
-    picks["Highest Tile Pick"] = picks["move"].str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
+    picks["Highest Tile Pick"] = (picks["move"].astype(str).str.replace("{", "[", regex=False)
+                                  .str.replace("}", "]", regex=False))
     picks["Board Id"] = [source_board_id(m, rules.tiles) for m in picks["board_mask"]]
     out = table.merge(picks[["Board Id", "roll", "Highest Tile Pick", "Points Lost"]].rename(columns={"roll": "Roll"}),
                       on=["Board Id", "Roll"], how="left")
@@ -199,7 +201,7 @@ def tied_cells(move_tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     for scoring, table in move_tables.items():
         row = {"scoring": scoring}
         for strategy in STRATEGIES:
-            row[strategy] = int(table[f"{strategy} Move"].str.contains("], [", regex=False).sum())
+            row[strategy] = int(table[f"{strategy} Move"].astype(str).str.contains("], [", regex=False).sum())
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -231,8 +233,8 @@ def exceptions_by_scoring(move_tables: dict[str, pd.DataFrame], scores: pd.DataF
 def exception_shapes(genuine: pd.DataFrame) -> dict:
     """How the highest-tile pick differs from the optimal move over the genuine exceptions: ``same_size`` (as
     many tiles, but not the highest ones), ``more_tiles`` (the optimum shuts more tiles), with one example."""
-    pick = genuine["Highest Tile Pick"].str.count(",") + 1
-    best = genuine["Max Move"].str.split("], [", regex=False).str[0].str.count(",") + 1
+    pick = genuine["Highest Tile Pick"].astype(str).str.count(",") + 1
+    best = genuine["Max Move"].astype(str).str.split("], [", regex=False).str[0].str.count(",") + 1
     same = genuine[pick == best]
     return {"same_size": len(same), "more_tiles": int((best > pick).sum()), "fewer_tiles": int((best < pick).sum()),
             "example": (same["Max Move"].iloc[0], same["Highest Tile Pick"].iloc[0]) if len(same) else None}

@@ -30,6 +30,8 @@ RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every t
 
 
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
+ONE_DIE_WORDS = {"never": "never", "high-shut": "once 7 and up are shut", "sum-le-6": "at 6 or less left"}
+
 def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
     float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, and which
@@ -39,7 +41,8 @@ def contrast_table(rules: Rules) -> pd.DataFrame:
     for option in ONE_DIE_OPTIONS:
         variant = replace(rules, one_die=option)
         value = solve(variant, "win", exact=exact).value()
-        rows.append({"one_die": option, "rules": variant.describe(), "p_win": float(value),
+        rows.append({"one_die": option, "one_die_rule": ONE_DIE_WORDS[option], "rules": variant.describe(),
+                     "p_win": float(value),
                      "p_win_exact": fraction(value) if exact else "", "this_run": option == rules.one_die})
     table = pd.DataFrame(rows)
     table["gain"] = table["p_win"] - table.loc[table["one_die"] == "never", "p_win"].item()

@@ -77,8 +77,9 @@ def counts_part(rules: Rules, board: str = "") -> Part:
     s = Sentence()
     total = full.fact("total", "sequences", "sum")
     if total.value:
-        text = (f"From the full board of {tiles_range(rules.tiles)} there are **{s(total, integer)}** weighted winning "
-                f"sequences; the box can be shut {_lengths(s, full)}.")
+        are = "is" if total.value == 1 else "are"
+        text = (f"From the full board of {tiles_range(rules.tiles)} there {are} "
+                f"**{s(total, counted('weighted winning sequence'))}**; the box can be shut {_lengths(s, full)}.")
         most = full.fact("most_at", "moves", "first", order=[("sequences", "desc")])
         part.add(s.finding("counts", text, kind="text"))
         a = Sentence()
@@ -257,7 +258,7 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     costly = costly[["board", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
-    costly["cumulative_share"] = costly["share_of_loss"].cumsum()
+    costly["cumulative_share"] = costly["share_of_loss"].cumsum().round(12)  # a long sum's last digits are noise
     costly.insert(0, "rank", np.arange(1, len(costly) + 1))
     return costly
 

@@ -255,12 +255,16 @@ def mistakes_part(rules: Rules) -> Part:
     part = Part()
     losses = part.table("decision-losses", decision_losses(rules, "win", "highest-tile"))
     s = Sentence()
-    total = losses.fact("total_loss", "weighted_loss", "sum")
-    costly = losses.count("costly", [("loss", ">", 0)])
     faced = losses.count("faced")
-    part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of winning "
-                                   f"chance in all; {s(costly, integer)} of the {s(faced, counted('decision'))} it "
-                                   f"faces cost anything.", kind="text"))
+    if faced.value:
+        total = losses.fact("total_loss", "weighted_loss", "sum")
+        costly = losses.count("costly", [("loss", ">", 0)])
+        part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of "
+                                       f"winning chance in all; {s(costly, integer)} of the "
+                                       f"{s(faced, counted('decision'))} it faces cost anything.", kind="text"))
+    else:  # the game is over before the first roll
+        part.add(s.finding("mistakes", f"The highest-tile rule faces {s(faced, counted('decision'))}: the game is "
+                                       f"over before the first roll.", kind="text"))
     heuristics = {named(p): policy for p, policy in price_policies().items() if p not in ("optimal", "worst")}
     part.table("heuristic-losses", loss_summary(rules, heuristics))
     return part

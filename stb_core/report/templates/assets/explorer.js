@@ -155,6 +155,8 @@
   // A board from the tiles' names ([1, 4, "b9"]), checked: names the board has, none twice, a board that can arise.
   function boardOf(G, open) {
     var board = 0, L = G.layout;
+    if (open !== undefined && open !== null && !Array.isArray(open))
+      throw new Error("open must be a list of tile names, like [1, 4, \"b9\"]; got " + JSON.stringify(open));
     (open || []).forEach(function (name) {
       var p = L.labels.indexOf(String(name));
       if (p < 0) throw new Error("open tiles must be among " + L.labels.join(", ") + "; got " + JSON.stringify(name));
@@ -170,8 +172,8 @@
     if (rules.moves === "die-or-sum") {
       if (!(Array.isArray(roll) ? roll.length === 2 && die(roll[0]) && die(roll[1]) : die(roll)))
         throw new Error("roll must be two dice [a, b] or one die, each 1 to 6");
-    } else if (!Number.isInteger(roll)) {
-      throw new Error("roll must be an integer total");
+    } else if (!(Number.isInteger(roll) && roll >= 1 && roll <= 12)) {
+      throw new Error("roll must be a total the dice can show: 2 to 12 (1 to 6 with one die); got " + JSON.stringify(roll));
     }
     return roll;
   }
@@ -439,9 +441,16 @@
   }
 
   function rulesChanged() {
-    fitControls();
-    var picked = checkRules({layout: $("stb-layout").value, tiles: Number($("stb-tiles").value),
-                             oneDie: $("stb-one-die").value, moves: $("stb-moves-rule").value, goal: $("stb-goal").value});
+    var picked;
+    try {  // a value the form does not offer (an edited page, a script) is named on the page, the board kept
+      if (!CHOICES[$("stb-layout").value]) throw new Error("rules.layout must be one of " + Object.keys(CHOICES).join(", "));
+      fitControls();
+      picked = checkRules({layout: $("stb-layout").value, tiles: Number($("stb-tiles").value),
+                           oneDie: $("stb-one-die").value, moves: $("stb-moves-rule").value, goal: $("stb-goal").value});
+    } catch (error) {
+      $("stb-board-value").textContent = error.message;
+      return;
+    }
     var sameBoard = keyOf(picked) === keyOf(state.rules) && state.board;
     stbLoad(picked).then(function () {
       state.rules = picked;
