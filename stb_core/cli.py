@@ -333,17 +333,23 @@ def cmd_solve(args, rules: Rules) -> None:
     solution = _solution(args, rules)
     value = solution.value(board)
     rolls = expected_rolls(solution, board)
-    payload = {"value": float(value), "expected_rolls": float(rolls), "seconds": solution.seconds,
-               **_header(args, rules, board)}
-    if args.exact:
-        payload["exact"] = _fraction(value)
-    shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
+    payload, shown = _value_out(args, value, {"expected_rolls": float(rolls), "seconds": solution.seconds,
+                                              **_header(args, rules, board)})
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; policy {args.policy}; ties {args.tie_break}",
         f"value of open {_tiles(rules, board)}: {shown}",
         f"expected rolls of a game: {float(rolls):.10g} (the last one, that finds no move, included)",
         f"solved in {solution.seconds:.3f} s",
     ])
+
+
+def _value_out(args, value, fields: dict) -> tuple[dict, str]:
+    """A board's value as the JSON payload (``value``, ``exact`` with ``--exact``, then ``fields``) and as the text
+    line shows it."""
+    payload = {"value": float(value), **fields}
+    if args.exact:
+        payload["exact"] = _fraction(value)
+    return payload, f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
 
 
 def _hindsight(args, rules: Rules, board: int) -> None:
@@ -354,10 +360,7 @@ def _hindsight(args, rules: Rules, board: int) -> None:
     progress = _announce(f"the hindsight value of {rules.describe()}", hindsight_estimate(rules, args.exact))
     value = hindsight(rules, args.objective, board=board, exact=args.exact, progress=progress)
     seconds = time.perf_counter() - start
-    payload = {"value": float(value), "seconds": seconds, **_header(args, rules, board)}
-    if args.exact:
-        payload["exact"] = _fraction(value)
-    shown = f"{float(value):.10g}" + (f" = {_fraction(value)}" if args.exact else "")
+    payload, shown = _value_out(args, value, {"seconds": seconds, **_header(args, rules, board)})
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; hindsight (every throw known in advance)",
         f"value of open {_tiles(rules, board)}: {shown}",

@@ -36,7 +36,8 @@ from . import dictionary, present, style
 from .catalogue import chapter, sources
 from .checks import Checks, brief_reference, write_record
 from .exports import save_figure, save_table
-from .parameters import ParameterError, domain, rules_value, run_name
+from .parameters import ParameterError, domain, run_name
+from .parameters import rules_value as rules_of  # the one Rules a run's parameters make
 from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
@@ -44,11 +45,6 @@ _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
 VARIANT_OPTIONS = ("one_die", "one_die_forced", "max_per_move", "win_at_most", "moves", "layout")
 LONG_TABLE = 40  # a table asked to be shown whole is shown whole up to this many rows, else previewed
 PREVIEW_ROWS = 25
-
-
-def rules_of(values: dict) -> Rules:
-    """The one ``Rules`` value a run's parameters make (its rule parameters; the rest keep the defaults)."""
-    return rules_value(values)
 
 
 def _execution_count() -> int | None:

@@ -167,7 +167,7 @@ def rule_parameters(tiles_parameter: Parameter, win: Parameter | None = None) ->
     return (tiles_parameter, DICE, SIDES, ONE_DIE, FORCED, MAX_PER_MOVE, win or win_at_most(), MOVES, LAYOUT)
 
 
-RULE_NAMES = ("tiles", "dice", "sides", "one_die", "one_die_forced", "max_per_move", "win_at_most", "moves", "layout")
+RULE_NAMES = tuple(p.name for p in rule_parameters(tiles()))  # the names the declaration gives, in its order
 
 
 def rules_value(values: dict):
@@ -202,6 +202,8 @@ def covers(chapter: str, **limits: tuple[tuple, str]) -> Callable[[dict], str | 
                         f"{', '.join(map(str, allowed))}")
         return None
     return check
+
+
 SEED = Parameter("seed", int, "random seed", 0, 2**32 - 1, quick=2**32 - 1)
 
 

@@ -97,7 +97,7 @@ def bounds_part(rules: Rules, objective: str) -> Part:
             derived("gap", "difference", optimal, top)
         text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
                 f"player who knew every throw in advance would {'shut it in' if objective == 'win' else 'leave'} "
-                f"{s(top, show)}, {s(gap, show if objective != 'win' else _points)} "
+                f"{s(top, show)}, {s(gap, show if objective != 'win' else points(2, ' percentage points'))} "
                 f"{'more' if objective == 'win' else 'less'}. Of the distance from random play "
                 f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
                 f"dice.")
@@ -194,14 +194,6 @@ def units(objective: str) -> str:
             else "points of the sum left open")
 
 
-def _points(value) -> str:
-    return f"{100 * float(value):.2f} percentage points"
-
-
-_points.unit = "pp"
-_points.decimals = 2
-
-
 def games_table(rules: Rules, objective: str, games: int, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     """``games`` seeded games of each way of playing in :data:`IN_GAMES`, each analysed turn by turn with perfect
     play's values: one row per game (``per_game``: its total luck, loss, outcome and rolls) and one per way of
@@ -240,7 +232,7 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     known = [name for name in IN_GAMES if defined[name]]
     r2 = {name: table.cell(f"r2_{name}", "luck_r2", play=name) for name in known}
     if known:
-        shares = listing([f"{s(r2[name], _share_of_one)} for {NAMES[name]}" for name in known])
+        shares = listing([f"{s(r2[name], percent(1))} for {NAMES[name]}" for name in known])
         text = (f"Over {games:,} games of each, a game's total luck explains this share of the spread of its "
                 f"outcome (their squared correlation): {shares}.")
         part.add(s.finding("luck-share", text))
@@ -260,14 +252,6 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
                                    "playing; " + "; ".join(parts) + ".", kind="alt"))
     part.shown["per_game"] = per_game
     return part
-
-
-def _share_of_one(value) -> str:
-    return f"{100 * float(value):.1f}%"
-
-
-_share_of_one.unit = "percent"
-_share_of_one.decimals = 1
 
 
 def published_claims() -> dict:

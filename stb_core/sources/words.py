@@ -66,7 +66,7 @@ def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Call
 
     def show(x) -> str:
         return minus(f"{format(100 * float(x), spec)}{suffix}") if present(x) else ""
-    show.unit = "pp" if suffix.strip() == "pp" else "hundredths"
+    show.unit = "pp" if suffix.strip() in ("pp", "percentage points") else "hundredths"
     show.decimals = decimals
     return show
 
