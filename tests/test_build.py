@@ -285,3 +285,51 @@ def test_a_report_folder_on_another_filesystem_publishes(tmp_path):
         import shutil
 
         shutil.rmtree(staged, ignore_errors=True)
+
+
+class _KernelThatLosesThePortRace:
+    """papermill.execute_notebook as it fails when another process takes a port the kernel was given: the kernel
+    writes ipykernel's ZMQError to its log and dies before any cell (nbclient raises a RuntimeError)."""
+
+    def __init__(self, losses: int):
+        self.losses, self.calls = losses, 0
+
+    def __call__(self, source, target, *, kernel_manager_class, **_):
+        self.calls += 1
+        if self.calls <= self.losses:
+            with open(Path(target).parent / "kernel.log", "a") as handle:
+                handle.write("zmq.error.ZMQError: Address already in use (addr='tcp://127.0.0.1:43863')\n")
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        Path(target).write_text("{}")
+
+
+@pytest.mark.parametrize(("losses", "code"), [(1, 0), (2, 0), (3, 1)])
+def test_a_kernel_that_loses_the_port_race_is_started_again(tmp_path, monkeypatch, losses, code):
+    import papermill
+
+    from stb_core.report import run
+
+    fake = _KernelThatLosesThePortRace(losses)
+    monkeypatch.setattr(papermill, "execute_notebook", fake)
+    job = {"folder": str(tmp_path), "stem": "01-classic-game", "parameters": {}, "run": "01-classic-game"}
+    assert run.execute(job) == code
+    assert fake.calls == min(losses + 1, run.KERNEL_STARTS)
+    assert (tmp_path / "error.txt").exists() == (code == 1)
+    if code:
+        assert "Address already in use" in (tmp_path / "error.txt").read_text()
+
+
+def test_a_kernel_that_dies_otherwise_is_not_started_again(tmp_path, monkeypatch):
+    import papermill
+
+    from stb_core.report import run
+
+    calls = []
+
+    def dies(*_, **__):
+        calls.append(1)
+        raise RuntimeError("Kernel died")
+
+    monkeypatch.setattr(papermill, "execute_notebook", dies)
+    job = {"folder": str(tmp_path), "stem": "01-classic-game", "parameters": {}, "run": "01-classic-game"}
+    assert run.execute(job) == 1 and len(calls) == 1

@@ -58,29 +58,51 @@ def kernel_manager(log: Path, env: dict):
     return QuietKernelManager
 
 
+PORT_RACE = "Address already in use"
+"""What a kernel says when another process took one of the ports its manager picked for it: the manager finds free
+ports, closes them and hands them to the kernel, and in between a concurrent process (another build, another kernel)
+may bind one (jupyter_client's TCP transport has no lock). The kernel then dies before it runs a cell."""
+KERNEL_STARTS = 3
+"""How many times a run starts its kernel when the start loses that race."""
+
+
+def lost_the_port_race(chatter: str) -> bool:
+    """Whether the kernel's chatter of one start says it died because a port it was given was taken."""
+    return PORT_RACE in chatter
+
+
 def execute(job: dict) -> int:
-    """Run the notebook of ``job`` into its folder; 0 on success, 1 (with ``error.txt``) on failure."""
+    """Run the notebook of ``job`` into its folder; 0 on success, 1 (with ``error.txt``) on failure.
+
+    A kernel that dies at start because its ports were taken is started again (up to :data:`KERNEL_STARTS` times):
+    no cell has run, so the second start is the same run. Any other failure is the run's."""
     import papermill
 
     folder = Path(job["folder"])
     kernel_log = folder / "kernel.log"
     env = {"STB_OUTPUT_ROOT": str(folder / "out"), "STB_PROGRESS_FILE": str(folder / "progress.txt"),
            "MPLBACKEND": "agg", "JUPYTER_RUNTIME_DIR": str(folder / "runtime")}
-    try:
-        papermill.execute_notebook(
-            str(NOTEBOOK_DIR / f"{job['stem']}.ipynb"), str(folder / "executed.ipynb"), parameters=job["parameters"],
-            kernel_name="python3", cwd=str(NOTEBOOK_DIR), progress_bar=False, log_output=False,
-            kernel_manager_class=kernel_manager(kernel_log, env),
-        )
-    except papermill.PapermillExecutionError as error:
-        first = error.evalue.splitlines()[0] if error.evalue else ""
-        (folder / "error.txt").write_text(f"{job['run']} failed in cell {error.exec_count}: {error.ename}: {first}")
-        return 1
-    except RuntimeError as error:  # the kernel died or would not start: show what it said
-        chatter = kernel_log.read_text(errors="replace")[-2000:] if kernel_log.exists() else ""
-        (folder / "error.txt").write_text(f"{job['run']}: the kernel failed: {error}\n{chatter}")
-        return 1
-    return 0
+    for start in range(1, KERNEL_STARTS + 1):
+        logged = kernel_log.stat().st_size if kernel_log.exists() else 0
+        try:
+            papermill.execute_notebook(
+                str(NOTEBOOK_DIR / f"{job['stem']}.ipynb"), str(folder / "executed.ipynb"),
+                parameters=job["parameters"], kernel_name="python3", cwd=str(NOTEBOOK_DIR), progress_bar=False,
+                log_output=False, kernel_manager_class=kernel_manager(kernel_log, env),
+            )
+            return 0
+        except papermill.PapermillExecutionError as error:
+            first = error.evalue.splitlines()[0] if error.evalue else ""
+            (folder / "error.txt").write_text(
+                f"{job['run']} failed in cell {error.exec_count}: {error.ename}: {first}")
+            return 1
+        except RuntimeError as error:  # the kernel died or would not start: show what it said
+            chatter = kernel_log.read_bytes()[logged:].decode(errors="replace") if kernel_log.exists() else ""
+            if lost_the_port_race(chatter) and start < KERNEL_STARTS:
+                continue
+            (folder / "error.txt").write_text(f"{job['run']}: the kernel failed: {error}\n{chatter[-2000:]}")
+            return 1
+    raise AssertionError("unreachable: the last start returns")
 
 
 def main(argv: list[str] | None = None) -> int:
