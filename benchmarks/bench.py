@@ -269,22 +269,36 @@ ESTIMATED = [
     ["solve", "--tiles", "16", "--json"],
     ["solve", "--tiles", "20", "--dice", "3", "--json"],
     ["solve", "--tiles", "22", "--dice", "4", "--objective", "remaining-sum", "--json"],
+    ["solve", "--tiles", "18", "--dice", "4", "--json"],
+    ["solve", "--tiles", "24", "--json"],
+    ["solve", "--tiles", "22", "--tie-break", "random", "--json"],
     ["solve", "--tiles", "12", "--exact", "--json"],
     ["solve", "--tiles", "12", "--policy", "hindsight", "--json"],
     ["distribution", "--tiles", "20", "--of", "rolls", "--json"],
+    ["distribution", "--tiles", "18", "--of", "rolls", "--json"],
+    ["distribution", "--tiles", "14", "--of", "rolls", "--exact", "--json"],
+    ["distribution", "--tiles", "22", "--of", "sum", "--tie-break", "random", "--json"],
     ["counts", "--tiles", "16", "--json"],
+    ["counts", "--tiles", "16", "--dice", "3", "--json"],
     ["simulate", "--games", "2000000", "--json"],
     ["players", "--players", "3", "--json"],
+    ["players", "--players", "6", "--tiles", "12", "--json"],
     ["players", "--players", "2", "--scoring", "digits", "--json"],
+    ["players", "--players", "3", "--scoring", "digits", "--shut-pays", "2", "--fair", "--json"],
+    ["players", "--players", "6", "--exact", "--shut-pays", "1000", "--json"],
+    ["players", "--players", "2", "--layout", "double-shutter", "--json"],
 ]
+ESTIMATES = SOLVE_TIMES.with_name("estimates.csv")  # written by full runs, described in data/bench/datapackage.json
 
 
-def compare_estimates(commands) -> list[str]:
+def compare_estimates(commands) -> tuple[list[str], list[dict]]:
     """Each command's announced estimate against its measured whole-process time and peak memory; the estimate
-    counts the work, so the process's own start-up (``stb --version``: time and memory) is added to it."""
+    counts the work, so the process's own start-up (``stb --version``: time and memory) is added to it. Returns
+    the table's lines and its rows."""
     start_up = command_run(["--version"])
     lines = ["", "| command | estimated | measured | ratio | estimated memory | peak memory | ratio | "
                  "within 2x / 1.5x |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    records = []
     for arguments in commands:
         run = command_run(arguments)
         run["estimated_seconds"] += start_up["seconds"]
@@ -296,7 +310,17 @@ def compare_estimates(commands) -> list[str]:
                      f"{time_ratio:.2f} | {run['estimated_gb']:.2f} GB | {run['peak_gb']:.2f} GB | "
                      f"{memory_ratio:.2f} | {'yes' if within else 'NO'} |")
         print(lines[-1], flush=True)
-    return lines
+        records.append({"command": "stb " + " ".join(arguments),
+                        "estimated_seconds": round(run["estimated_seconds"], 2),
+                        "measured_seconds": round(run["seconds"], 2), "time_ratio": round(time_ratio, 2),
+                        "estimated_gb": round(run["estimated_gb"], 3), "peak_memory_gb": round(run["peak_gb"], 3),
+                        "memory_ratio": round(memory_ratio, 2), "within": within})
+    return lines, records
+
+
+def save_estimates(records: list[dict]) -> None:
+    """The estimate table (:func:`compare_estimates`) with the date and the machine, for data/bench."""
+    _save(records, ESTIMATES)
 
 
 def compare_commands(commands, rounds: int) -> list[str]:
@@ -348,13 +372,20 @@ def save_solve_times(records: list[dict]) -> None:
     import os
     import platform
 
+    _save([{**record, "objective": "remaining-sum"} for record in records], SOLVE_TIMES)
+
+
+def _save(records: list[dict], path: Path) -> None:
+    """``records`` as a CSV table at ``path``, each row with the date and the machine it was measured on."""
+    import os
+    import platform
+
     table = pd.DataFrame(records)
-    table["objective"] = "remaining-sum"
     table["measured"] = time.strftime("%Y-%m-%d")
     table["machine"] = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
-    SOLVE_TIMES.parent.mkdir(parents=True, exist_ok=True)
-    table.to_csv(SOLVE_TIMES, index=False)
-    print(f"wrote {SOLVE_TIMES.relative_to(ROOT)}", flush=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False)
+    print(f"wrote {path.relative_to(ROOT)}", flush=True)
 
 
 def row(case, seconds, runs, target, note=""):
@@ -405,11 +436,12 @@ def main() -> None:
     path_lines, records = compare_paths(cases, min(rounds, 3))
     lines += path_lines
     lines += compare_commands(QUICK_COMMANDS if args.quick else COMMANDS, min(rounds, 3))
-    estimates = compare_estimates(ESTIMATED[:3] if args.quick else ESTIMATED)
+    estimates, estimated = compare_estimates(ESTIMATED[:3] if args.quick else ESTIMATED)
     lines.append(sigma_cost(rounds))
     print(lines[-1], flush=True)
     if not args.quick:
         save_solve_times(records)
+        save_estimates(estimated)
 
     solution = solve(nine, "win")
     _ = solution.sigma  # built once per solution; part of set-up, like the solve

@@ -18,7 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .boards import board_mask, layout_of, parse_tiles
-from .choice import TIE_BREAKS
+from .choice import TIE_BREAKS, get_tie_break
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import check_counts_reach, counts_by_moves
 from .game import check_roll, game_of
@@ -36,7 +36,7 @@ from .players import (
     play,
     play_estimate,
 )
-from .policies import POLICIES
+from .policies import POLICIES, get_policy
 from .rules import (
     DICE_RANGE,
     LAYOUTS,
@@ -313,14 +313,21 @@ def _announce(what: str, estimate: Estimate):
     return progress
 
 
-def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None = None) -> Solution:
+def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None = None,
+              then: tuple[str, ...] = ()) -> Solution:
+    """The solve a command needs, announced with what the command does with it next (``then``: the passes of
+    :meth:`stb_core.cost.SolveCost.follow`)."""
     exact = args.exact if exact is None else exact
     policy = args.policy if policy is None else policy
     if policy == HINDSIGHT:
         raise UserError(f"policy hindsight is a value, not a way to play: only solve takes it (here: one of "
                         f"{', '.join(POLICIES)})")
     check_exact_reach(rules, exact)  # refused at once, not after an estimate
-    estimate = solve_cost(rules).estimate("auto", exact)
+    cost = solve_cost(rules)
+    mixture = get_policy(policy).mixture or get_tie_break(args.tie_break).mix
+    estimate = cost.estimate("auto", exact, mixture)
+    for what in then:
+        estimate = estimate.then(cost.follow(what, exact, mixture, lengths=rules.positions + 2))
     progress = _announce(f"solving {rules.describe()}", estimate)
     return evaluate(rules, args.objective, policy, tie_break=args.tie_break, exact=exact, progress=progress)
 
@@ -330,7 +337,7 @@ def cmd_solve(args, rules: Rules) -> None:
     board = _board(args, rules)
     if args.policy == HINDSIGHT:
         return _hindsight(args, rules, board)
-    solution = _solution(args, rules)
+    solution = _solution(args, rules, then=("back",))
     value = solution.value(board)
     rolls = expected_rolls(solution, board)
     payload, shown = _value_out(args, value, {"expected_rolls": float(rolls), "seconds": solution.seconds,
@@ -394,7 +401,7 @@ def cmd_analyse(args, rules: Rules) -> None:
              f"game: {record}",
              f"{'turn':>4}  {'open':<28} {'roll':>5}  {'played':<10} {'best':<16} {'luck':>10} {'loss':>10}  grade"]
     for n, t in enumerate(report["turns"], 1):
-        roll = f"{t['dice']}d{t['roll']}" if rules.has_one_die_rule else str(t["roll"])
+        roll = f"{t['dice']}d{t['roll_words']}" if rules.has_one_die_rule else t["roll_words"]
         lines.append(f"{n:>4}  {t['open']:<28} {roll:>5}  {t['played']:<10} {'; '.join(t['best']) or '-':<16} "
                      f"{float(t['luck']):>+10.5g} {float(t['loss']):>10.5g}  {t['grade']}")
     luck, loss = (f"{float(report[k]):.10g}" for k in ("luck", "loss"))
@@ -443,7 +450,7 @@ def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
 def cmd_distribution(args, rules: Rules) -> None:
     board = _board(args, rules)
     start = time.perf_counter()
-    solution = _solution(args, rules)
+    solution = _solution(args, rules, then=("lengths" if args.of == "rolls" else "forward",))
     if args.of == "rolls":
         dist = roll_count_distribution(solution, board)
         what, column = "number of rolls", "rolls"

@@ -26,15 +26,21 @@ from .rules import InputError, Rules
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
 # is right within a factor of about two, which is what deciding "say so" or "refuse" needs.
-NUMPY_SECONDS_PER_PAIR = 3e-8        # gather + scatter of one (board, move) pair, float
+NUMPY_SECONDS_PER_PAIR = 1e-7        # gather + scatter of one (board, move) pair, float, σ recorded
 EXACT_SECONDS_PER_PAIR = 3e-6        # the same with Fractions
-COMPILED_SECONDS_PER_PAIR = 1.5e-8   # one legal (board, move) pair in the compiled loop (found, read, compared)
+COMPILED_SECONDS_PER_PAIR = 1e-8     # one legal (board, move) pair in the compiled loop (found, read, compared)
+COMPILED_START_SECONDS = 0.3         # loading the compiled kernels from numba's cache, once per process
 COMPILED_SECONDS_PER_BOARD = 5e-9    # per board and roll total in the compiled loop
 SECONDS_PER_BOARD = 5e-8             # per board and roll total: sums, chances, the dice choice
+MIXTURE_SLOWDOWN = 4.5               # a compiled sweep of a mixture against one of a single best move
+FOLLOW_SECONDS = {"compiled": 3e-9, "numpy": 2e-8, "exact": 2e-6}  # one board and roll of a pass with σ known
+EXACT_BYTES_PER_VALUE = 100          # a Fraction and its two integers
 NUMPY_BYTES_PER_PAIR = 48            # parents, children, values gathered, indices (int64/float64 each)
 BYTES_PER_BOARD = 40                 # values, dice, sums, counts, won, one-die flags, utilities
-COUNT_SECONDS_PER_PAIR = 1.2e-6      # the exact sequence counts: Python ints for every pair and length
+COUNT_SECONDS_PER_PAIR = 6e-7        # the exact sequence counts: Python ints for every pair and length
 SIMULATED_SECONDS_PER_TURN = 6e-8    # one turn of one simulated game (rolled, looked up, moved)
+COMPILED_MIN_TILES = 20              # from here path "auto" runs the compiled loop (faster, less memory)
+ENGINE_BYTES = 64 * 2**20             # numba and the compiled kernels, loaded by every float solve and simulation
 MEMORY_BUDGET = 8 * 2**30            # what one run may use on these shared 24 GB machines
 TIME_BUDGET = 3600.0                 # what a solve may take before it is refused as out of reach
 ANNOUNCE_AFTER = 60.0                # a run estimated to take longer says so before it starts
@@ -49,6 +55,10 @@ class Estimate:
 
     def __add__(self, other: Estimate) -> Estimate:
         return Estimate(self.seconds + other.seconds, max(self.bytes, other.bytes))
+
+    def then(self, other: Estimate) -> Estimate:
+        """This work, then ``other`` on top of what it keeps (both times, both memories)."""
+        return Estimate(self.seconds + other.seconds, self.bytes + other.bytes)
 
     def __mul__(self, times: float) -> Estimate:
         return Estimate(self.seconds * times, self.bytes)
@@ -71,7 +81,6 @@ class SolveCost:
     pairs: int
     largest_level_pairs: int
     largest_roll: int = 12
-    compilable: bool = True  # the compiled sweep applies (one row of tiles, the sum rule)
 
     @property
     def numpy_seconds(self) -> float:
@@ -84,7 +93,16 @@ class SolveCost:
     @property
     def compiled_seconds(self) -> float:
         # the compiled kernels visit only the legal moves of each board (listed per pattern, or found depth first)
-        return self.pairs * COMPILED_SECONDS_PER_PAIR + self.boards * self.rolls * COMPILED_SECONDS_PER_BOARD
+        return (COMPILED_START_SECONDS + self.pairs * COMPILED_SECONDS_PER_PAIR
+                + self.boards * self.rolls * COMPILED_SECONDS_PER_BOARD)
+
+    @property
+    def auto_path(self) -> str:
+        """The sweep ``path="auto"`` runs, when numba is there: the compiled loop from ``COMPILED_MIN_TILES`` tiles
+        on, or sooner when the numpy sweep is estimated to take over a second longer (many dice); else numpy."""
+        tiles = self.boards.bit_length() - 1
+        faster = tiles >= COMPILED_MIN_TILES or self.numpy_seconds > self.compiled_seconds + 1.0
+        return "compiled" if faster else "numpy"
 
     @property
     def numpy_bytes(self) -> int:
@@ -99,28 +117,48 @@ class SolveCost:
         """The move table the sweep records (boards x roll totals, int64) on boards of up to 20 tiles."""
         return self.boards * (self.largest_roll + 1) * 8 if self.boards <= 1 << 20 else 0
 
-    def seconds(self, path: str = "auto", exact: bool = False) -> float:
+    def seconds(self, path: str = "auto", exact: bool = False, mixture: bool = False) -> float:
+        """Seconds of one solve on ``path``; a ``mixture`` (random play or ties) makes the compiled loop weigh
+        every best move of every pair it visits."""
         if exact:
             return self.exact_seconds
+        path = self.auto_path if path == "auto" else path
         if path == "numpy":
             return self.numpy_seconds
-        if path == "compiled":
-            return self.compiled_seconds
-        return min(self.numpy_seconds, self.compiled_seconds) if self.compilable else self.numpy_seconds
+        return self.compiled_seconds + (self.pairs * COMPILED_SECONDS_PER_PAIR * (MIXTURE_SLOWDOWN - 1) if mixture
+                                        else 0.0)
 
-    def estimate(self, path: str = "auto", exact: bool = False) -> Estimate:
+    def estimate(self, path: str = "auto", exact: bool = False, mixture: bool = False) -> Estimate:
         """Seconds and bytes of one solve on ``path``."""
-        return Estimate(self.seconds(path, exact), self.bytes(path, exact))
+        return Estimate(self.seconds(path, exact, mixture), self.bytes(path, exact))
+
+    def follow(self, what: str, exact: bool = False, mixture: bool = False, lengths: int = 1) -> Estimate:
+        """What following a solved policy adds on the path ``"auto"`` solves it by: ``"back"``, a backward pass
+        (another objective's value, the expected rolls: every board and roll, a mixture every pair); ``"forward"``,
+        a forward pass (the final boards); ``"lengths"``, how long the game lasts (``lengths`` forward passes on
+        the compiled loop; a table of every board by every length otherwise)."""
+        path = "exact" if exact else self.auto_path
+        board_rolls = self.boards * self.rolls
+        if what == "back":
+            if exact:
+                return Estimate(self.exact_seconds, self.bytes("numpy", exact))
+            weigh = COMPILED_SECONDS_PER_PAIR * MIXTURE_SLOWDOWN if path == "compiled" else NUMPY_SECONDS_PER_PAIR
+            return Estimate(board_rolls * FOLLOW_SECONDS[path] + (self.pairs * weigh if mixture else 0.0),
+                            self.boards * 8 * 2)
+        passes = lengths if what == "lengths" else 1
+        if path == "compiled":  # one pass per length, each over every board
+            return Estimate(passes * self.boards * COMPILED_SECONDS_PER_BOARD, self.boards * 8 * 3)
+        if what == "forward":
+            return Estimate(board_rolls * FOLLOW_SECONDS[path], self.boards * 8 * 3)
+        return Estimate(board_rolls * lengths * FOLLOW_SECONDS[path],
+                        self.boards * lengths * (EXACT_BYTES_PER_VALUE if exact else 8 * 6))
 
     def bytes(self, path: str = "auto", exact: bool = False) -> int:
+        """Peak bytes of one solve on ``path``."""
         if exact:
             return self.numpy_bytes * 4  # Python objects behind every value
-        if path == "numpy":
-            return self.numpy_bytes
-        if path == "compiled":
-            return self.compiled_bytes
-        faster = self.numpy_seconds <= self.compiled_seconds or not self.compilable
-        return self.numpy_bytes if faster else self.compiled_bytes
+        path = self.auto_path if path == "auto" else path
+        return ENGINE_BYTES + (self.numpy_bytes if path == "numpy" else self.compiled_bytes)
 
 
 def move_counts(rules: Rules) -> np.ndarray:
@@ -162,7 +200,7 @@ def solve_cost(rules: Rules) -> SolveCost:
     # pairs whose board has j open tiles: sum_k sizes[k] * C(n - k, j - k); the largest level bounds the arrays
     level = max((sum(int(sizes[k]) * comb(n - k, j - k) for k in range(1, min(j, len(sizes) - 1) + 1))
                  for j in range(1, n + 1)), default=0)
-    return SolveCost(1 << n, outcomes, moves, pairs, level, widest, rules.layout == "row" and rules.moves == "sum")
+    return SolveCost(1 << n, outcomes, moves, pairs, level, widest)
 
 
 def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
@@ -171,15 +209,16 @@ def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
 
 
 def counts_estimate(rules: Rules) -> Estimate:
-    """Source 000's exact winning-sequence counts: every legal pair once per number of moves, in Python ints."""
+    """Source 000's exact winning-sequence counts: every legal pair once per number of moves, in Python ints
+    (a count per board, number of moves and, while a level is summed, roll total)."""
     cost = solve_cost(rules)
-    return Estimate(cost.pairs * COUNT_SECONDS_PER_PAIR, cost.boards * (rules.positions + 1) * 64)
+    return Estimate(cost.pairs * COUNT_SECONDS_PER_PAIR, cost.boards * (rules.positions + 1) * 8 * cost.rolls)
 
 
 def simulation_estimate(rules: Rules, games: int) -> Estimate:
     """``games`` simulated games, played a million at a time: each turn of each game, and the per-board counts."""
     return Estimate(games * (rules.positions + 1) * SIMULATED_SECONDS_PER_TURN,
-                    (rules.states + min(games, 1 << 20) * 8) * 8)
+                    ENGINE_BYTES + (rules.states + min(games, 1 << 20) * 8) * 8)
 
 
 def describe(seconds: float, size: int) -> str:

@@ -212,6 +212,32 @@ class Game:
         """The throw an outcome code stands for: the dice, sorted (under the sum rule, the total alone)."""
         return self._dice_of[code]
 
+    def roll_words(self, code: int) -> str:
+        """An outcome as a game record writes it: the total under the sum rule (``8``); under a dice-based rule
+        the dice, joined by a comma (``3,4``; one die: ``5``)."""
+        return ",".join(map(str, self.dice_of(code)))
+
+    def roll_data(self, code: int) -> int | list[int]:
+        """An outcome as the command line's JSON and the explorer give it: the total under the sum rule, the dice
+        under a dice-based rule (``[3, 4]``; one die: the die alone)."""
+        dice = self.dice_of(code)
+        return dice[0] if len(dice) == 1 else list(dice)
+
+    def roll_of_words(self, text: str, dice: int) -> int:
+        """The outcome code of a roll written as :meth:`roll_words` writes it, ``dice`` dice rolled;
+        :class:`InputError` for a roll these dice cannot show."""
+        chances = self.weights(dice)
+        if self.rules.moves == "sum":
+            if not text.isdigit() or int(text) not in chances:
+                raise InputError(f"{dice} {'die' if dice == 1 else 'dice'} show a total from {min(chances)} to "
+                                 f"{max(chances)}; got {text}")
+            return int(text)
+        faces = text.split(",")
+        if len(faces) != dice or not all(f.isdigit() and 1 <= int(f) <= self.rules.sides for f in faces):
+            raise InputError(f"under moves {self.rules.moves} a roll is the dice, each 1 to {self.rules.sides}: "
+                             f"{'one die, like 5' if dice == 1 else 'two, like 3,4'}; got {text}")
+        return self.outcome_code(tuple(int(f) for f in faces))
+
     @cached_property
     def _dice_of(self) -> dict[int, tuple[int, ...]]:
         """The throw each code stands for (a total stands for itself)."""

@@ -1,7 +1,8 @@
 r"""Luck and skill in one game, exactly: how much each roll moved the value, and what each decision cost.
 
-A game record is one turn per roll: the dice rolled where the rules give a choice (``1d``), the total rolled, and
-the tiles shut (``-`` where no move was legal, which ends the game): ``"8:2+6 7:7 11:9+2 5:-"``. With optimal values
+A game record is one turn per roll: the dice rolled where the rules give a choice (``1d``), the roll (the total; under
+``die-or-sum`` the dice, ``3,4``), and the tiles shut (``-`` where no move was legal, which ends the game):
+``"8:2+6 7:7 11:9+2 5:-"``. With optimal values
 ``V`` (:func:`~stb_core.sweep.solve`), ``V_d(S) = sum_r p_d(r) Q(S, r)`` the value of rolling ``d`` dice and
 ``Q(S, r)`` the value after the best move for roll ``r`` (``u(S)`` when none is legal), written in the objective's
 sense ``sigma`` (+1 when more is better, -1 for a sum left open), each turn from board ``S`` has
@@ -35,7 +36,7 @@ from .sweep import Solution
 GRADES = {"win": (0.001, 0.005, 0.02), "remaining-sum": (0.25, 1.0, 3.0), "flipped-count": (0.05, 0.2, 0.5),
           "digits": (25.0, 100.0, 300.0)}
 GRADE_NAMES = ("inaccuracy", "mistake", "blunder")
-TURN = re.compile(r"(?:(\d+)d)?(\d+):(-|[^\s:]+)")
+TURN = re.compile(r"(?:(\d+)d)?([\d,]+):(-|[^\s:]+)")
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,8 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
     for n, item in enumerate(text.split(), 1):
         match = TURN.fullmatch(item)
         if match is None:
-            raise InputError(f"game turn {n} must read TOTAL:TILES, like 8:2+6 or 5:- (with a choice of dice, "
-                             f"1d4:4); got {item!r}")
+            raise InputError(f"game turn {n} must read ROLL:TILES, like 8:2+6 or 5:- (with a choice of dice, "
+                             f"1d4:4; under moves die-or-sum the dice, 3,4:7); got {item!r}")
         if over or game.is_won(board):
             raise InputError(f"game turn {n} ({item}) comes after the game ended: {over or 'the box was won'}")
         choices = game.dice_choices(board)
@@ -77,24 +78,24 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
         if dice not in choices:
             raise InputError(f"game turn {n}: from open {layout.label(board)} the player rolls "
                              f"{' or '.join(map(str, choices))} dice, not {dice}")
-        roll, chances = int(match[2]), game.chances(dice)
-        if roll not in chances:
-            raise InputError(f"game turn {n}: {dice} {'die' if dice == 1 else 'dice'} show a total from "
-                             f"{min(chances)} to {max(chances)}; got {roll}")
+        try:
+            roll = game.roll_of_words(match[2], dice)
+        except InputError as error:
+            raise InputError(f"game turn {n}: {error}") from None
         legal = solution.move_values(board, roll)
         if match[3] == "-":
             if legal:
-                raise InputError(f"game turn {n}: a roll of {roll} on open {layout.label(board)} has a legal move "
+                raise InputError(f"game turn {n}: a roll of {match[2]} on open {layout.label(board)} has a legal move "
                                  f"({layout.label(board_mask(legal[0][0]))}); write the tiles shut")
             turns.append(Turn(dice, roll, None))
-            over = f"turn {n} found no move for {roll}"
+            over = f"turn {n} found no move for {match[2]}"
             continue
         move = _tiles(match[3], layout, n)
         if move & ~board:
             raise InputError(f"game turn {n}: tiles {layout.label(move & ~board)} are not open "
                              f"(open: {layout.label(board)})")
         if move not in {board_mask(m) for m, _ in legal}:
-            raise InputError(f"game turn {n}: shutting {layout.label(move)} is not a legal move for a roll of {roll} "
+            raise InputError(f"game turn {n}: shutting {layout.label(move)} is not a legal move for a roll of {match[2]} "
                              f"on open {layout.label(board)}")
         turns.append(Turn(dice, roll, move))
         board &= ~move
@@ -142,7 +143,8 @@ def analyse(solution: Solution, turns: list[Turn]) -> dict:
         move_loss = sense * (best_after - value_after) + 0
         best = [layout.label(board_mask(m)) for m, v in options if same_value(v, options[0][1])]
         loss = dice_loss + move_loss
-        rows.append({"open": layout.label(board), "dice": turn.dice, "roll": turn.roll,
+        rows.append({"open": layout.label(board), "dice": turn.dice, "roll": solution.game.roll_data(turn.roll),
+                     "roll_words": solution.game.roll_words(turn.roll),
                      "played": "-" if turn.played is None else layout.label(turn.played), "best": best,
                      "luck": sense * (best_after - rolled) + 0, "dice_loss": dice_loss, "move_loss": move_loss,
                      "loss": loss, "grade": grade(loss, solution.objective.name), "value_after": value_after})
@@ -165,7 +167,7 @@ def record_of(narrated: list[dict], rules) -> str:
         board = board_mask(t["open"])
         prefix = f"{t['dice']}d" if len(choice(board)) > 1 else ""
         tiles = "-" if t["move"] is None else "+".join(map(str, layout.names(board_mask(t["move"]))))
-        parts.append(f"{prefix}{t['roll']}:{tiles}")
+        parts.append(f"{prefix}{game_of(rules).roll_words(t['roll'])}:{tiles}")
     return " ".join(parts)
 
 

@@ -55,7 +55,8 @@ PLAYERS_RANGE = (2, 6)
 # The bonus for a shut box, in stakes from each other player: from nothing extra (0) to 1,000 -- the range in which
 # float and exact runs play the same moves (at 10**9 the pot is lost in the bonus's rounding and they differ)
 SHUT_PAYS_RANGE = (0, 1000)
-CHUNK = 1024  # states of one seat solved together (columns of one sweep)
+CHUNK = 64  # at most this many states of one seat solved together (columns of one sweep): measured fastest
+CHUNK_BYTES = 2 * 2**30  # and at most what their columns' arrays may hold together (Double Shutter: 14 columns)
 
 
 @dataclass(frozen=True)
@@ -249,8 +250,9 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
         value = np.empty(len(states), dtype=dtype)
         shut = np.empty(len(states), dtype=dtype)
         result = np.full((len(states), m), zero, dtype=dtype)
-        for start in range(0, len(states), CHUNK):
-            chunk = states[start:start + CHUNK]
+        width = columns_per_sweep(rules, exact)
+        for start in range(0, len(states), width):
+            chunk = states[start:start + width]
             utility = np.stack([_utility(game, scores, g_next, b, c, exact, x) for b, c in chunk], axis=1)
             values, dice, sigma = bellman_sweep(game_of(rules), objective, ranking, exact, utility)
             ends = final_board_columns(game_of(rules), dice, sigma, exact=exact)
@@ -260,7 +262,7 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
             finals = np.flatnonzero(~won & (scores.rank >= 0))
             np.add.at(result[rows].T, scores.rank[finals], ends[finals])
             if progress:
-                progress(f"seat {seat} of {n}: {min(start + CHUNK, len(states))} of {len(states)} states solved")
+                progress(f"seat {seat} of {n}: {min(start + width, len(states))} of {len(states)} states solved")
         seat_tables[seat - 1] = SeatTables(states, value, shut, result)
         best = np.array([b for b, _ in states], dtype=np.int64)
         count = np.array([c for _, c in states], dtype=np.int64)
@@ -311,20 +313,51 @@ def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact:
     return PubResult(game, exact, scores, seat_tables, pd.DataFrame(rows), p_tie, later, x)
 
 
+def column_bytes(rules: Rules, exact: bool = False) -> int:
+    """What one more column (one state of a seat) adds to a sweep of many: the level's gathered values, moved
+    flags and choices (about 32 bytes per (board, move) pair of the largest level) and the per-board arrays
+    (values, utility, dice, the move table, the final boards' chances: about 48 bytes per board); Python
+    fractions behind every value when ``exact``."""
+    from .cost import solve_cost
+
+    cost = solve_cost(rules)
+    return (cost.largest_level_pairs * 32 + cost.boards * 48) * (4 if exact else 1)
+
+
+def columns_per_sweep(rules: Rules, exact: bool = False) -> int:
+    """How many states of a seat one sweep solves together: :data:`CHUNK`, or fewer where their columns would
+    hold more than :data:`CHUNK_BYTES` (at least one)."""
+    return max(1, min(CHUNK, CHUNK_BYTES // column_bytes(rules, exact)))
+
+
 def play_estimate(game: PubGame, exact: bool = False):
-    """What :func:`play` will take, before it starts (:class:`stb_core.cost.Estimate`): one sweep per seat over
-    every state ``(b, c)`` the seat may face, one column each -- at most every distinct score times every count of
-    players sharing it."""
+    """What :func:`play` will take, before it starts (:class:`stb_core.cost.Estimate`): each seat sweeps its
+    states in groups of :func:`columns_per_sweep` columns, every (board, move) pair once per column and once per
+    sweep, and builds each column's utility over every board; the peak is one sweep's columns on top of the game
+    itself. A seat's states are every distinct score times every count of players sharing it (at most the
+    boards: digits)."""
     from .cost import EXACT_SECONDS_PER_PAIR, Estimate, solve_cost
 
     cost = solve_cost(game.rules)
     scores = game.rules.total + 1 if game.scoring == "sum" else min(cost.boards, 10 ** min(game.rules.tiles, 9))
-    columns = 1 + scores * game.players * (game.players - 1) // 2
-    per_pair = EXACT_SECONDS_PER_PAIR if exact else 1.5e-8
-    return Estimate(cost.pairs * columns * per_pair + columns * 2e-4, cost.boards * min(columns, CHUNK) * 8 * 6)
+    width = columns_per_sweep(game.rules, exact)
+    columns = [1] + [scores * (seat - 1) for seat in range(2, game.players + 1)]
+    sweeps = sum(-(-c // width) for c in columns)
+    per_pair = EXACT_SECONDS_PER_PAIR * 2 if exact else PUB_SECONDS_PER_PAIR
+    seconds = (cost.pairs * (sum(columns) + sweeps) * per_pair
+               + sum(columns) * cost.boards * PUB_SECONDS_PER_BOARD)
+    return Estimate(seconds + TABLE_SECONDS,
+                    TABLE_BYTES + cost.bytes("numpy", exact) + width * column_bytes(game.rules, exact))
 
 
-FAIR_TRIALS = 8  # games a fair-bonus search usually solves (more when a seat's change of play makes a jump)
+PUB_SECONDS_PER_PAIR = 4e-8  # one (board, move) pair of one column of a many-column sweep, its final boards included
+PUB_SECONDS_PER_BOARD = 5e-8  # one board of one column: its utility, its final score
+TABLE_SECONDS, TABLE_BYTES = 0.2, 60 * 2**20  # pandas, loaded for the seats' table
+
+
+# Games a fair-bonus search solves: about 4 when W is one straight piece near its root, up to about 25 when a seat's
+# change of play makes it jump across zero there (located to 1e-7 by halving); 12 is what is announced
+FAIR_TRIALS = 12
 
 
 # -- the fair bonus ------------------------------------------------------------------------------------------

@@ -52,7 +52,6 @@ from .policies import OPTIMAL, Policy, get_policy
 from .rules import InputError, Rules, check_rules
 
 EXACT_MAX_TILES = 16
-COMPILED_MIN_TILES = 20    # from here "auto" runs the compiled loop (stb_core.compiled): faster, less memory
 CACHE_MAX_TILES = 16       # solutions of named objectives and policies up to here are kept for reuse
 PATHS = ("auto", "numpy", "compiled")
 
@@ -288,9 +287,8 @@ class Solution:
 
 # -- which sweep, and the one path to a solution -----------------------------------------------------------------
 def choose_path(game: Game, exact: bool, path: str) -> str:
-    """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats). ``auto`` takes the
-    compiled loop from ``COMPILED_MIN_TILES`` tiles on, or sooner when the numpy sweep is estimated to take over a
-    second longer (many dice: :mod:`stb_core.cost`); ``make bench`` measures both."""
+    """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats). ``auto`` takes the one
+    :attr:`stb_core.cost.SolveCost.auto_path` names, when numba is there; ``make bench`` measures both."""
     if path not in PATHS:
         raise InputError(f"path must be one of {', '.join(PATHS)}; got {path!r}")
     if path == "compiled":
@@ -301,9 +299,7 @@ def choose_path(game: Game, exact: bool, path: str) -> str:
         from . import compiled
         from .cost import solve_cost
 
-        cost = solve_cost(game.rules)
-        faster = game.positions >= COMPILED_MIN_TILES or cost.numpy_seconds > cost.compiled_seconds + 1.0
-        return "compiled" if faster and compiled.available() else "numpy"
+        return solve_cost(game.rules).auto_path if compiled.available() else "numpy"
     return "numpy"
 
 

@@ -16,7 +16,8 @@ from test_properties import reference_moves, small_rules
 from stb_core import OBJECTIVES, POLICIES, TIE_BREAKS, Rules, RulesError, evaluate, solve
 from stb_core import compiled as compiled_module
 from stb_core.cards import Card
-from stb_core.sweep import COMPILED_MIN_TILES, forget_solutions
+from stb_core.cost import COMPILED_MIN_TILES
+from stb_core.sweep import forget_solutions
 
 pytest.importorskip("numba")
 

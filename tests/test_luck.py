@@ -84,7 +84,7 @@ def test_float_and_exact_analyses_agree_and_optimal_play_loses_nothing():
     ("8:3+4", "game turn 1: shutting {3, 4} is not a legal move for a roll of 8"),
     ("8:-", "game turn 1: a roll of 8 on open {1, 2, 3, 4, 5, 6, 7, 8, 9} has a legal move"),
     ("12:3+9 12:4+8 12:5+7 12:- 5:5", "game turn 5 (5:5) comes after the game ended: turn 4 found no move for 12"),
-    ("8-8", "game turn 1 must read TOTAL:TILES"),
+    ("8-8", "game turn 1 must read ROLL:TILES"),
     ("8:8x", "game turn 1: tiles must be"),
     ("8:8+8", "game turn 1: tiles must be"),
 ])
@@ -123,3 +123,30 @@ def test_hindsight_from_the_command(capsys):
     assert payload["exact"] == "35974417/408146688"
     assert main(["advise", "--policy", "hindsight", "--roll", "5"]) == 2
     assert "policy hindsight is a value, not a way to play" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ("19:7", "game turn 1: under moves die-or-sum a roll is the dice, each 1 to 6: two, like 3,4; got 19"),
+    ("3,7:7", "each 1 to 6"),
+    ("3,4,5:7", "two, like 3,4"),
+    ("3,4:5", "shutting {5} is not a legal move for a roll of 3,4"),
+])
+def test_a_dice_based_record_writes_the_dice(record, message):
+    solution = solve(Rules(moves="die-or-sum"), "win")
+    with pytest.raises(InputError) as raised:
+        parse_record(record, solution)
+    assert message in str(raised.value), str(raised.value)
+
+
+def test_a_dice_based_game_reads_back_as_its_dice():
+    """Under die-or-sum a record names the dice (3,4: a tile 3, 4 or 7 may be shut), the JSON gives them as a list,
+    and a narrated game's record names its dice and parses back."""
+    rules = Rules(moves="die-or-sum")
+    solution = solve(rules, "win")
+    report = analyse(solution, parse_record("3,4:7 4,3:4 1,2:3 1,1:1 1,1:2 1,1:-", solution))
+    assert [t["roll"] for t in report["turns"]] == [[3, 4], [3, 4], [1, 2], [1, 1], [1, 1], [1, 1]]
+    assert [t["roll_words"] for t in report["turns"]][:2] == ["3,4", "3,4"] and report["holds"]
+    for seed in range(4):
+        record = record_of(narrate_game(solution, seed=seed), rules)
+        assert all("," in turn.split(":")[0] for turn in record.split()), record
+        assert analyse(solution, parse_record(record, solution))["holds"]

@@ -21,7 +21,7 @@ from stb_core.choice import TIE_BREAKS
 P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
     "stakes", "count"
 SUM, SCORE, TEXT = "sum of tile numbers", "points (the Open and Shut Case scores)", ""
-BOARD, MOVE, FLAG = "set of tiles", "set of tiles", "true or false"
+BOARD, MOVE, FLAG, RATIO = "set of tiles", "set of tiles", "true or false", "ratio"
 BY_OBJECTIVE = ("the objective's: probability (0 to 1) for win, sum of tile numbers for remaining-sum, tiles for "
                 "flipped-count, points for digits")
 
@@ -469,6 +469,14 @@ REFERENCE: dict[str, dict[str, tuple[str, str]]] = {
         "peak_memory_gb": ("peak memory of the whole process", "GB"),
         "processes": ("worker processes", COUNT), "objective": ("the objective solved", TEXT),
         "measured": ("the date of the measurement", TEXT), "machine": ("the machine it ran on", TEXT),
+        "command": ("the stb command, as a user types it", TEXT),
+        "estimated_seconds": ("what the command estimated before it started, plus the process's start-up",
+                              "seconds"),
+        "measured_seconds": ("what the whole command took, start-up and output included", "seconds"),
+        "time_ratio": ("measured seconds over estimated seconds", RATIO),
+        "estimated_gb": ("the peak memory the command estimated, plus the process's start-up", "GB"),
+        "memory_ratio": ("peak memory over estimated memory", RATIO),
+        "within": ("whether the estimate held: time within 2x either way, memory at most 1.5x", FLAG),
     },
 }
 REFERENCE_TITLES = {
@@ -476,8 +484,9 @@ REFERENCE_TITLES = {
                   "Reference data of 'Shut the Box, solved exactly': what the five sources and the thirteen write-ups "
                   "of chapter 8 printed, how they obtained it, and where; each chapter judges these rows against the "
                   "exact values (the one standard: stb_core.sources.verdicts). Figures quoted for comparison."),
-    "bench": ("Solve times of the engine, measured by make bench",
-              "Median seconds and peak memory of full-board solves, as measured on the machine named in each row."),
+    "bench": ("Solve times of the engine and what its commands announce, measured by make bench",
+              "Median seconds and peak memory of full-board solves (solve-times.csv), and each command's estimate "
+              "against what it then took (estimates.csv), as measured on the machine named in each row."),
 }
 
 
