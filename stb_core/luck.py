@@ -154,8 +154,8 @@ def analyse(solution: Solution, turns: list[Turn]) -> dict:
     sign = "+" if sense > 0 else "-"
     return {"start": start, "outcome": outcome, "luck": luck, "loss": loss, "turns": rows,
             "identity": f"start {sign} luck {'-' if sense > 0 else '+'} loss = outcome",
-            "holds": bool(same_value(start + sense * (luck - loss), outcome)) or no_loss(
-                start + sense * (luck - loss) - outcome)}
+            "holds": bool(same_value(start + sense * (luck - loss), outcome)
+                          or no_loss(start + sense * (luck - loss) - outcome))}
 
 
 def record_of(narrated: list[dict], rules) -> str:

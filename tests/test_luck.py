@@ -150,3 +150,17 @@ def test_a_dice_based_game_reads_back_as_its_dice():
         record = record_of(narrate_game(solution, seed=seed), rules)
         assert all("," in turn.split(":")[0] for turn in record.split()), record
         assert analyse(solution, parse_record(record, solution))["holds"]
+
+
+@pytest.mark.parametrize("rules", [Rules(moves="die-or-sum"), Rules(tiles=12, one_die="sum-le-5"),
+                                   Rules(layout="double-shutter", moves="die-or-sum")])
+def test_the_identity_is_a_plain_bool_that_json_prints(rules):
+    """``holds`` is True or False (json prints it) also where the sums meet only within rounding (a won game: the
+    outcome is 0, so only the absolute test can pass)."""
+    for objective in ("win", "remaining-sum", "digits") if rules.layout == "row" else ("win", "remaining-sum"):
+        optimal = solve(rules, objective)
+        player = evaluate(rules, objective, "random")
+        for seed in range(6):
+            report = analyse(optimal, parse_record(record_of(narrate_game(player, seed=seed), rules), optimal))
+            assert type(report["holds"]) is bool and report["holds"], (objective, seed)
+            json.dumps({"holds": report["holds"]})

@@ -834,3 +834,150 @@ def test_explorer_form_fuzz_shows_a_message(report_dir, browser):
                                "s.selectedIndex = 0;", select)
     assert browser.execute_script("return window.__errors") == []
     assert browser.execute_script("return document.querySelectorAll('.stb-tile').length") == before
+
+
+def cli_analysis(rules: dict, *, game: str | None = None, seed: int | None = None, policy: str = "random") -> dict:
+    """``stb analyse --json`` for page rules, of a record or of a seeded game of ``policy``."""
+    import contextlib
+    import io
+
+    from stb_core.cli import main
+    from stb_core.report.explorer import EXPLORER_OBJECTIVES
+
+    which = ["--game", game] if game is not None else ["--seed", str(seed), "--policy", policy]
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(["analyse", "--json", "--objective", EXPLORER_OBJECTIVES[rules.get("goal", "win")],
+                     *cli_flags(rules), *which]) == 0
+    return json.loads(buffer.getvalue())
+
+
+ANALYSED = [  # page rules: every layout, one-die rule, move rule and goal the trainer plays
+    {"tiles": 9, "oneDie": "never", "moves": "sum", "goal": "win"},
+    {"tiles": 9, "oneDie": "high-shut", "moves": "sum", "goal": "win"},
+    {"tiles": 10, "oneDie": "sum-le-6", "moves": "sum", "goal": "sum"},
+    {"tiles": 12, "oneDie": "sum-le-5", "moves": "sum", "goal": "digits"},
+    {"tiles": 9, "oneDie": "never", "moves": "die-or-sum", "goal": "digits"},
+    {"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum", "goal": "win"},
+    {"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum", "goal": "sum"},
+    {"layout": "double-shutter", "tiles": 9, "oneDie": "never", "moves": "die-or-sum", "goal": "win"},
+]
+
+
+def assert_same_analysis(page: dict, cli: dict, context) -> None:
+    """Every field of ``stb analyse --json`` equal, numbers to 1e-9."""
+    def close(a, b):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+    assert set(page) == set(cli), (context, set(page) ^ set(cli))
+    for key in ("game", "identity", "holds", "grades", "rules", "objective"):
+        assert page[key] == cli[key], (context, key, page[key], cli[key])
+    for key in ("start", "outcome", "luck", "loss"):
+        assert close(page[key], cli[key]), (context, key, page[key], cli[key])
+    assert len(page["turns"]) == len(cli["turns"]), context
+    for n, (p, c) in enumerate(zip(page["turns"], cli["turns"], strict=True), 1):
+        assert set(p) == set(c), (context, n, set(p) ^ set(c))
+        for key in ("open", "dice", "roll", "played", "best", "grade"):
+            assert p[key] == c[key], (context, n, key, p[key], c[key])
+        for key in ("luck", "dice_loss", "move_loss", "loss", "value_after"):
+            assert close(p[key], c[key]), (context, n, key, p[key], c[key])
+
+
+def test_explorer_analyses_a_game_as_the_command_line(report_dir, browser):
+    """``stbAnalyse(rules, record)`` returns the object ``stb analyse --json`` prints, numbers to 1e-9: seeded games
+    of random play (every grade) and of optimal play, under every layout, one-die rule, move rule and goal."""
+    open_page(browser, report_dir / EXPLORER[0])
+    for rules in ANALYSED:
+        load_values(browser, rules)
+        for seed, policy in ((1, "random"), (2, "random"), (3, "optimal")):
+            cli = cli_analysis(rules, seed=seed, policy=policy)
+            page = browser.execute_script("return stbAnalyse(arguments[0], arguments[1])", rules, cli["game"])
+            assert_same_analysis(page, cli, (rules, seed, policy))
+    grades = {t["grade"] for rules in ANALYSED[:3] for seed in (1, 2)
+              for t in cli_analysis(rules, seed=seed)["turns"]}
+    assert {"best", "blunder"} <= grades, grades
+
+
+@pytest.mark.parametrize(("record", "rules"), [
+    ("", {"tiles": 9}), ("8:2+6 7:7 11:9+2 5:-", {"tiles": 9}), ("8:2+6 7:7", {"tiles": 9}),
+    ("13:4+9", {"tiles": 9}), ("8:3+4", {"tiles": 9}), ("8:-", {"tiles": 9}), ("8-8", {"tiles": 9}),
+    ("8:8+8", {"tiles": 9}), ("12:3+9 12:4+8 12:5+7 12:- 5:5", {"tiles": 9}),
+    ("19:7", {"tiles": 9, "moves": "die-or-sum"}), ("3,4:5", {"tiles": 9, "moves": "die-or-sum"}),
+    ("8:8 7:7 9:9 6:6 5:5 4:4 3:3", {"tiles": 9, "oneDie": "sum-le-6"}),
+    ("3d8:8", {"tiles": 9, "oneDie": "high-shut"}),
+])
+def test_explorer_refuses_a_bad_record_as_the_command_line(report_dir, browser, record, rules):
+    """A record that does not fit the rules: the page's Error carries the command line's message, naming the turn."""
+    import contextlib
+    import io
+
+    from stb_core.cli import main
+
+    open_page(browser, report_dir / EXPLORER[0])
+    load_values(browser, rules)
+    page = browser.execute_script("try { stbAnalyse(arguments[0], arguments[1]); return ''; }"
+                                  " catch (e) { return e.message; }", rules, record)
+    errors = io.StringIO()
+    full = {"oneDie": "never", "moves": "sum", **rules}
+    with contextlib.redirect_stderr(errors):
+        assert main(["analyse", "--game", record, *cli_flags(full)]) == 2
+    cli = errors.getvalue().strip().split("error: ", 1)[1]
+    shared = cli.split(" (like")[0].split(" joined by")[0].split("tiles must be")[0]
+    assert page and page.startswith(shared), (record, page, cli)
+
+
+def test_explorer_trainer_plays_a_seeded_game_on_a_phone(report_dir, browser):
+    """At 390 px: a seeded game played by tapping tiles (the first legal move found by trying one tile, then two,
+    and so on: often not the best), two dice chosen where the rules give a choice; at its end the table shows every
+    turn, the identity holds, and the analysis is stbAnalyse's of the record the page gives for the command line.
+    The same seed and choices deal the same game again; the page loads nothing from the network."""
+    browser.set_window_size(390, 1400)
+    open_page(browser, report_dir / EXPLORER[0])
+    browser.execute_script("window.__errors = []; window.addEventListener('error', e => window.__errors.push("
+                           "e.message));")
+    for form in ({"stb-one-die": "high-shut", "stb-goal": "win"}, {"stb-moves-rule": "die-or-sum", "stb-goal": "sum"}):
+        for select, value in form.items():
+            browser.execute_script("var s = document.getElementById(arguments[0]); s.value = arguments[1];"
+                                   "s.dispatchEvent(new Event('change'));", select, value)
+        rules = {"tiles": 9, "oneDie": form.get("stb-one-die", "never"), "moves": form.get("stb-moves-rule", "sum"),
+                 "goal": form["stb-goal"]}
+        load_values(browser, rules)
+        records = []
+        for _ in range(2):
+            browser.execute_script("document.getElementById('stb-train-seed').value = '7';"
+                                   "document.getElementById('stb-train-start').click();")
+            for _turn in range(20):
+                state = browser.execute_script(
+                    "var dice = document.querySelector('#stb-train-dice button[data-dice=\"2\"]');"
+                    "if (dice) { dice.click(); return 'dice'; }"
+                    "if (document.getElementById('stb-train-table')) return 'over';"
+                    "return 'move';")
+                if state == "over":
+                    break
+                if state == "dice":
+                    continue
+                browser.execute_script(
+                    "var open = [...document.querySelectorAll('#stb-train-board button:not([disabled])')]"
+                    ".map(b => b.dataset.tile), n = open.length, play = () => document.getElementById('stb-train-play'),"
+                    " tap = t => document.querySelector('#stb-train-board [data-tile=\"' + t + '\"]').click();"
+                    "var masks = [...Array(1 << n).keys()].slice(1).sort((a, b) =>"
+                    " a.toString(2).split('1').length - b.toString(2).split('1').length || a - b);"
+                    "for (const m of masks) { const picked = open.filter((t, i) => m >> i & 1);"
+                    " picked.forEach(tap); if (!play().disabled) { play().click(); return; }"
+                    " picked.forEach(tap); }"
+                    "throw new Error('no legal move found among the open tiles');")
+            rows = browser.execute_script("return document.querySelectorAll('#stb-train-table tr').length - 1")
+            command = browser.find_element("id", "stb-train-command").text
+            record = re.search(r'--game "([^"]+)"', command)[1]
+            records.append(record)
+            page = browser.execute_script("return stbAnalyse(arguments[0], arguments[1])", rules, record)
+            assert rows == len(page["turns"]) == len(record.split()) and page["holds"], (rules, record)
+            assert_same_analysis(page, cli_analysis(rules, game=record), (rules, record))
+            identity = browser.find_element("id", "stb-train-identity").text
+            assert identity.startswith("Start ") and "outcome" in identity and "do not meet" not in identity
+            width = browser.execute_script("return document.documentElement.scrollWidth")
+            assert width <= 390, width
+        assert records[0] == records[1], records
+    assert browser.execute_script("return window.__errors") == []
+    loaded = browser.execute_script(RESOURCES)
+    assert all(name.startswith("file:") for name in loaded), loaded

@@ -12,7 +12,9 @@ number), each computed by :func:`stb_core.sweep.solve` and stored as little-endi
 to the last bit. The script carries the board's layout too (each tile's value, score weight, blockers and name,
 :class:`stb_core.boards.Layout`), so the page's script (``assets/explorer.js``) knows no layout of its own: it
 finds the legal moves from that data and reads the values after each move. It defines ``stbAdvise(rules, open,
-roll)`` for readers who script and for the tests, which hold it to the command line's ``advise``.
+roll)`` for readers who script and for the tests, which hold it to the command line's ``advise``, and
+``stbAnalyse(rules, record)``, a game record analysed as ``stb analyse`` does (the luck of each roll, the loss and
+grade of each decision), which the page's trainer shows after a seeded game the reader plays.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def values_script(rules: Rules) -> str:
     goal's values over the boards that can arise (``Game.possible``), in increasing board order."""
     game = game_of(rules)
     layout = game.layout
-    payload = {"layout": {"values": layout.values, "weights": layout.weights, "needs": layout.needs,
+    payload = {"rules": rules.describe(),
+               "layout": {"values": layout.values, "weights": layout.weights, "needs": layout.needs,
                           "labels": layout.labels}}
     for name, objective in goals(rules).items():
         payload[name] = _encode(solve(rules, objective).values[game.possible])
@@ -82,6 +85,17 @@ def page_choices() -> dict:
             for layout, tiles in EXPLORER_TILES.items()}
 
 
+def page_analysis() -> dict:
+    """What the page's game analysis (``stbAnalyse``) needs from the engine, so that it grades and compares as
+    ``stb analyse`` does: the grades' thresholds per objective, the value-equality rule and the goals' objectives."""
+    from ..choice import NO_LOSS, VALUE_RTOL
+    from ..luck import GRADE_NAMES, GRADES
+
+    return {"grades": {name: list(GRADES[name]) for name in EXPLORER_OBJECTIVES.values()},
+            "gradeNames": list(GRADE_NAMES), "valueRtol": VALUE_RTOL, "noLoss": NO_LOSS,
+            "objectives": EXPLORER_OBJECTIVES}
+
+
 def write_explorer() -> None:
     """Write ``report/explorer.html`` in the report's frame and one values script per rules choice (the page's
     script and stylesheet are among the assets)."""
@@ -91,6 +105,6 @@ def write_explorer() -> None:
     for key, rules in rules_choices().items():
         write_text(report_dir() / VALUES_FOLDER / f"{key}.js", values_script(rules))
     write_site_page("explorer.html.j2", EXPLORER[0], EXPLORER[0], EXPLORER[1],
-                    choices=page_choices(),
+                    choices=page_choices(), analysis=page_analysis(),
                     tiles=sorted({t for tiles in EXPLORER_TILES.values() for t in tiles}), one_die=EXPLORER_ONE_DIE,
                     moves=EXPLORER_MOVES)

@@ -128,7 +128,8 @@ def example_table(rules: Rules, objective: str, seed: int, play: str = EXAMPLE_P
     optimal = solve(rules, objective)
     record = record_of(narrate_game(evaluate(rules, objective, play), seed=seed), rules)
     report = analyse(optimal, parse_record(record, optimal))
-    rows = [{"turn": n, "open": t["open"], "dice": t["dice"], "roll": t["roll_words"], "played": t["played"],
+    rows = [{"turn": n, "open": t["open"], "dice": t["dice"],
+             "roll": t["roll"] if rules.moves == "sum" else t["roll_words"], "played": t["played"],
              "best": "; ".join(t["best"]) or "-", "luck": float(t["luck"]), "loss": float(t["loss"]),
              "grade": t["grade"], "value_after": float(t["value_after"])} for n, t in enumerate(report["turns"], 1)]
     columns = ["turn", "open", "dice", "roll", "played", "best", "luck", "loss", "grade", "value_after"]

@@ -218,8 +218,131 @@
     return oneDieAllowed(rules, G, board) ? {1: rollValue(rules, G, board, 1), 2: rollValue(rules, G, board, 2)} : null;
   }
 
+  // -- game analysis: the luck of each roll and the loss of each decision, as the command line's analyse ---------
+  // A record is one turn per roll, "8:2+6 7:7 11:8+3 12:-": the dice rolled where the rules give a choice (1d),
+  // the roll (the total; in the Thai style the dice, 3,4), then the tiles shut (- where no move was legal). With
+  // V the values of perfect play, V_d(S) the value of rolling d dice and Q(S, r) the value after the best move for
+  // roll r, in the goal's sense s (+1 for the win, -1 for a score): dice loss s (V(S) - V_d(S)), luck
+  // s (Q(S, r) - V_d(S)), move loss s (Q(S, r) - V(after)); start + s (luck - loss) = outcome.
+  var ANALYSIS = JSON.parse(document.getElementById("stb-explorer-analysis").textContent);
+  var TURN = /^(?:(\d+)d)?([\d,]+):(-|[^\s:]+)$/;
+
+  function sameValue(a, b) { return Math.abs(a - b) <= ANALYSIS.valueRtol * Math.max(Math.abs(a), Math.abs(b)); }
+  function noLoss(x) { return Math.abs(x) <= ANALYSIS.noLoss; }
+  function grade(loss, objective) {
+    if (noLoss(loss)) return "best";
+    var reached = "good";
+    (ANALYSIS.grades[objective] || []).forEach(function (at, i) { if (loss >= at) reached = ANALYSIS.gradeNames[i]; });
+    return reached;
+  }
+  function diceChoices(rules, G, board) { return oneDieAllowed(rules, G, board) ? [1, 2] : [2]; }
+  function rollWords(roll) { return Array.isArray(roll) ? roll.join(",") : String(roll); }
+
+  // A roll as a record writes it, `dice` dice rolled: a total, or in the Thai style the dice (sorted).
+  function rollOfWords(rules, text, dice) {
+    if (rules.moves === "sum") {
+      if (!/^\d+$/.test(text) || +text < dice || +text > 6 * dice)
+        throw new Error(dice + " " + (dice === 1 ? "die" : "dice") + " show a total from " + dice + " to " + 6 * dice + "; got " + text);
+      return Number(text);
+    }
+    var faces = text.split(",");
+    if (faces.length !== dice || !faces.every(function (f) { return /^\d+$/.test(f) && +f >= 1 && +f <= 6; }))
+      throw new Error("under moves " + rules.moves + " a roll is the dice, each 1 to 6: " +
+                      (dice === 1 ? "one die, like 5" : "two, like 3,4") + "; got " + text);
+    faces = faces.map(Number).sort(function (a, b) { return a - b; });
+    return dice === 1 ? faces[0] : faces;
+  }
+
+  // The turns of a record, each checked against the rules and the game so far (the refusals of stb analyse).
+  function parseRecord(rules, G, record) {
+    if (typeof record !== "string" || !record.trim())
+      throw new Error("game must be one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles shut, " +
+                      "or - where no move was legal); got an empty record");
+    var board = (1 << G.positions) - 1, over = "", turns = [];
+    record.trim().split(/\s+/).forEach(function (item, i) {
+      var n = i + 1, match = TURN.exec(item);
+      if (!match) throw new Error("game turn " + n + " must read ROLL:TILES, like 8:2+6 or 5:- (with a choice of dice, " +
+                                  "1d4:4; under moves die-or-sum the dice, 3,4:7); got '" + item + "'");
+      if (over || board === 0) throw new Error("game turn " + n + " (" + item + ") comes after the game ended: " + (over || "the box was won"));
+      var choices = diceChoices(rules, G, board), dice = match[1] ? Number(match[1]) : null;
+      if (dice === null && choices.length > 1)
+        throw new Error("game turn " + n + ": from open " + label(G, board) + " the player may roll " + choices.join(" or ") +
+                        " dice; write the number rolled, like " + choices[0] + "d" + match[2] + ":" + match[3]);
+      if (dice === null) dice = choices[choices.length - 1];
+      if (choices.indexOf(dice) < 0)
+        throw new Error("game turn " + n + ": from open " + label(G, board) + " the player rolls " + choices.join(" or ") + " dice, not " + dice);
+      var roll;
+      try { roll = rollOfWords(rules, match[2], dice); } catch (error) { throw new Error("game turn " + n + ": " + error.message); }
+      var legal = legalMoves(rules, G, board, roll);
+      if (match[3] === "-") {
+        if (legal.length) throw new Error("game turn " + n + ": a roll of " + match[2] + " on open " + label(G, board) +
+                                          " has a legal move (" + label(G, boardOf(G, stbAdvise(rules, namesOf(G, board), roll)[0].move)) +
+                                          "); write the tiles shut");
+        turns.push({dice: dice, roll: roll, played: null});
+        over = "turn " + n + " found no move for " + match[2];
+        return;
+      }
+      var move = 0;
+      match[3].split("+").forEach(function (name) {
+        var p = G.layout.labels.indexOf(name);
+        if (p < 0 || move >> p & 1)
+          throw new Error("game turn " + n + ": tiles must be among " + G.layout.labels.join(", ") + " joined by +, each once, like 2+6; got '" + match[3] + "'");
+        move |= 1 << p;
+      });
+      if (move & ~board) throw new Error("game turn " + n + ": tiles " + label(G, move & ~board) + " are not open (open: " + label(G, board) + ")");
+      if (legal.indexOf(move) < 0)
+        throw new Error("game turn " + n + ": shutting " + label(G, move) + " is not a legal move for a roll of " + match[2] + " on open " + label(G, board));
+      turns.push({dice: dice, roll: roll, played: move});
+      board &= ~move;
+    });
+    if (!over && board !== 0)
+      throw new Error("game ends at turn " + turns.length + " with open " + label(G, board) +
+                      ", which is neither won nor ended: add the roll that found no move (like 5:-)");
+    return turns;
+  }
+
+  // The analysis of a game record for rules.goal, as `stb analyse --game RECORD --json` gives it.
+  function stbAnalyse(rules, record) {
+    rules = checkRules(rules);
+    var G = game(rules), goal = rules.goal, objective = ANALYSIS.objectives[goal], sense = goal === "win" ? 1 : -1;
+    var turns = parseRecord(rules, G, record), board = (1 << G.positions) - 1, start = valueOf(G, goal, board);
+    var rows = turns.map(function (t) {
+      var values = {};
+      diceChoices(rules, G, board).forEach(function (d) { values[d] = rollValue(rules, G, board, d)[goal]; });
+      var rolled = values[t.dice], bestDice = rolled;
+      Object.keys(values).forEach(function (d) { if (sense * values[d] > sense * bestDice) bestDice = values[d]; });
+      var diceLoss = sense * (bestDice - rolled) + 0;
+      var legal = legalMoves(rules, G, board, t.roll), bestAfter = finished(G, board)[goal];
+      legal.forEach(function (m, i) {
+        var v = valueOf(G, goal, board & ~m);
+        if (!i || sense * v > sense * bestAfter) bestAfter = v;
+      });
+      var after = t.played === null ? board : board & ~t.played;
+      var valueAfter = t.played === null ? finished(G, board)[goal] : valueOf(G, goal, after);
+      var moveLoss = sense * (bestAfter - valueAfter) + 0;
+      var row = {open: label(G, board), dice: t.dice, roll: t.roll,
+                 played: t.played === null ? "-" : label(G, t.played),
+                 best: legal.filter(function (m) { return sameValue(valueOf(G, goal, board & ~m), bestAfter); })
+                   .map(function (m) { return label(G, m); }),
+                 grade: grade(diceLoss + moveLoss, objective), luck: sense * (bestAfter - rolled) + 0, dice_loss: diceLoss,
+                 move_loss: moveLoss, loss: diceLoss + moveLoss, value_after: valueAfter};
+      board = after;
+      return row;
+    });
+    var outcome = finished(G, board)[goal], luck = 0, loss = 0;
+    rows.forEach(function (r) { luck += r.luck; loss += r.loss; });
+    var grades = {};
+    (ANALYSIS.grades[objective] || []).forEach(function (at, i) { grades[ANALYSIS.gradeNames[i]] = at; });
+    var reached = start + sense * (luck - loss);
+    return {game: record, start: start, outcome: outcome, luck: luck, loss: loss,
+            identity: sense > 0 ? "start + luck - loss = outcome" : "start - luck + loss = outcome",
+            holds: sameValue(reached, outcome) || noLoss(reached - outcome), turns: rows, grades: grades,
+            rules: raw[keyOf(rules)].rules, objective: objective};
+  }
+
   window.stbLoad = stbLoad;
   window.stbAdvise = stbAdvise;
+  window.stbAnalyse = stbAnalyse;
   window.stbDiceValues = function (rules, open) {
     rules = checkRules(rules);
     var G = game(rules);
@@ -395,7 +518,7 @@
 
   document.addEventListener("click", function (event) {
     var t = event.target.closest("button");
-    if (!t) return;
+    if (!t || t.closest("#stb-trainer")) return;  // the trainer's own board answers its own taps
     if (t.classList.contains("stb-tile")) {
       remember();
       toggle(current().layout.labels.indexOf(t.getAttribute("data-tile")));
@@ -455,11 +578,175 @@
     stbLoad(picked).then(function () {
       state.rules = picked;
       if (!sameBoard) { state.board = fullBoard(); state.roll = null; state.history = []; }
-      draw();
+      if (trainer && trainer.rules && (keyOf(trainer.rules) !== keyOf(picked) || trainer.rules.goal !== picked.goal)) trainer = null;
+      draw(); drawTrainer();
     }, function (error) { $("stb-board-value").textContent = error.message; });
   }
   ["stb-layout", "stb-tiles", "stb-one-die", "stb-moves-rule", "stb-goal"].forEach(function (id) {
     $(id).addEventListener("change", rulesChanged);
   });
+
+  // -- the trainer: a seeded game the reader plays, then its analysis (stbAnalyse) -----------------------------
+  // mulberry32, a small seeded generator: the same seed throws the same dice in every browser.
+  function seeded(seed) {
+    var a = seed >>> 0;
+    return function () {
+      a = (a + 0x6D2B79F5) >>> 0;
+      var t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+  var trainer = null;  // {rules, random, board, turns, dice, roll, faces, picked, record, analysis, error}
+
+  function trainerRecord(T) {
+    var G = game(T.rules);
+    return T.turns.map(function (t) {
+      return (t.choice ? t.dice + "d" : "") + rollWords(t.roll) + ":" + (t.played === null ? "-" : namesOf(G, t.played).join("+"));
+    }).join(" ");
+  }
+  function throwDice(T, dice) {
+    var faces = [];
+    for (var i = 0; i < dice; i++) faces.push(1 + Math.floor(T.random() * 6));
+    T.faces = faces; T.dice = dice; T.picked = 0;
+    if (T.rules.moves === "die-or-sum") T.roll = dice === 1 ? faces[0] : faces.slice().sort(function (a, b) { return a - b; });
+    else T.roll = faces.reduce(function (x, f) { return x + f; }, 0);
+    T.choice = oneDieAllowed(T.rules, game(T.rules), T.board);
+    if (!legalMoves(T.rules, game(T.rules), T.board, T.roll).length) {
+      T.turns.push({dice: dice, roll: T.roll, played: null, choice: T.choice});
+      return trainerEnd(T);
+    }
+  }
+  function trainerTurn(T) {  // the next turn: the reader picks the dice where the rules give a choice
+    T.roll = null; T.dice = null; T.picked = 0;
+    if (T.board === 0) return trainerEnd(T);
+    if (!oneDieAllowed(T.rules, game(T.rules), T.board)) throwDice(T, 2);
+  }
+  function trainerEnd(T) {
+    T.roll = null;
+    T.record = trainerRecord(T);
+    T.analysis = stbAnalyse(T.rules, T.record);
+  }
+  function trainerStart() {
+    var text = $("stb-train-seed").value.trim(), seed = Number(text);
+    if (!/^\d+$/.test(text) || seed > 4294967295) {
+      trainer = {error: "The seed must be a whole number from 0 to 4294967295; got “" + text + "”."};
+    } else {
+      trainer = {rules: state.rules, random: seeded(seed), board: fullBoard(), turns: [], seed: seed};
+      trainerTurn(trainer);
+    }
+    drawTrainer();
+  }
+
+  // Luck with its sign, a loss (never negative) without one: percentage points of the chance of winning, or
+  // points of the score; `unit` adds " pp" for the win. Rounding never shows a negative zero.
+  function points(x, win, sign, unit) {
+    var shown = win ? (100 * x).toFixed(2) : x.toFixed(3);
+    if (/^-?0\.0+$/.test(shown)) shown = "0";
+    var text = shown.charAt(0) === "-" ? "−" + shown.slice(1) : (sign && shown !== "0" ? "+" : "") + shown;
+    return text + (unit && win ? " pp" : "");
+  }
+  function valueText(x, win) { return win ? percent(x) : x.toFixed(3); }
+  function cliFlags(rules) {
+    var flags = [];
+    if (rules.layout !== "row") flags.push("--layout " + rules.layout);
+    if (rules.tiles !== 9) flags.push("--tiles " + rules.tiles);
+    if (rules.oneDie !== "never") flags.push("--one-die " + rules.oneDie);
+    if (rules.moves !== "sum") flags.push("--moves " + rules.moves);
+    if (rules.goal !== "win") flags.push("--objective " + ANALYSIS.objectives[rules.goal]);
+    return flags.join(" ");
+  }
+
+  function drawAnalysis(T, box) {
+    var A = T.analysis, win = T.rules.goal === "win", G = game(T.rules), words = goalWords(G)[T.rules.goal];
+    box.appendChild(el("p", {}, "Playing for " + words + ", each roll's luck and each decision's loss against " +
+      "perfect play, " + (win ? "in percentage points (pp) of the chance of shutting the box" : "in points of the score") +
+      ", with the best moves for the roll:"));
+    var table = el("table", {"class": "stb-table stb-train-table", id: "stb-train-table"});
+    table.appendChild(el("caption", {}, "Your game, turn by turn"));
+    var head = el("tr"), unit = win ? " (pp)" : "";
+    ["turn", "open", "roll", "shut", "best", "luck" + unit, "loss" + unit, "grade"].forEach(function (h, i) {
+      head.appendChild(el("th", i === 1 ? {"class": "stb-wide"} : {}, h));
+    });
+    table.appendChild(head);
+    A.turns.forEach(function (t, i) {
+      var row = el("tr");
+      [String(i + 1), t.open, (T.turns[i].choice ? t.dice + "d " : "") + rollWords(t.roll), t.played,
+       t.best.join("; ") || "-", points(t.luck, win, true), points(t.loss, win, false), t.grade].forEach(function (c, j) {
+        row.appendChild(el("td", j === 1 ? {"class": "stb-wide"} : {}, c));
+      });
+      table.appendChild(row);
+    });
+    var wrap = el("div", {"class": "stb-table-wrap"}); wrap.appendChild(table); box.appendChild(wrap);
+    var sign = win ? ["+", "−"] : ["−", "+"];
+    box.appendChild(el("p", {"class": "stb-finding", id: "stb-train-identity"}, "Start " + valueText(A.start, win) +
+      " " + sign[0] + " luck (" + points(A.luck, win, true, true) + ") " + sign[1] + " loss " +
+      points(A.loss, win, false, true) + " = outcome " + valueText(A.outcome, win) +
+      (A.holds ? "" : " — the sums do not meet here: please report it") + "."));
+    var names = Object.keys(A.grades);
+    if (names.length) {
+      box.appendChild(el("p", {id: "stb-train-grades"}, "A decision that loses nothing is best; one that loses at least " +
+        names.map(function (g) { return points(A.grades[g], win, false, true) + " is " + (g === "inaccuracy" ? "an " : "a ") + g; }).join(", ") +
+        "; any smaller loss is good."));
+    }
+    var cmd = el("p", {id: "stb-train-command"}, "The same analysis on the command line: ");
+    cmd.appendChild(el("code", {}, "stb analyse " + (cliFlags(T.rules) ? cliFlags(T.rules) + " " : "") + "--game \"" + A.game + "\""));
+    box.appendChild(cmd);
+  }
+
+  function drawTrainer() {
+    var status = $("stb-train-status"), board = $("stb-train-board"), diceBox = $("stb-train-dice"), T = trainer;
+    var playButton = $("stb-train-play"), out = $("stb-train-analysis");
+    board.textContent = ""; diceBox.textContent = ""; out.textContent = ""; diceBox.hidden = true; playButton.disabled = true;
+    if (!T) { status.textContent = "Press “start a game” to play."; return; }
+    if (T.error) { status.textContent = T.error; return; }
+    var G = game(T.rules), L = G.layout;
+    for (var p = 0; p < G.positions; p++) {
+      var open = !!(T.board >> p & 1), picked = !!(T.picked >> p & 1);
+      var b = el("button", {type: "button", "class": "stb-tile" + (L.needs[p] ? " stb-back" : "") + (picked ? " stb-picked" : ""),
+                            "aria-pressed": String(open), "data-tile": L.labels[p]}, String(L.values[p]));
+      b.disabled = !open || T.roll === null;
+      b.setAttribute("aria-label", (L.needs[p] ? "back tile worth " : "tile ") + L.values[p] + (open ? (picked ? ", picked" : ", open") : ", shut"));
+      board.appendChild(b);
+    }
+    if (T.analysis) {
+      status.textContent = "Game over after " + T.turns.length + (T.turns.length === 1 ? " roll" : " rolls") + ": " +
+        (T.board === 0 ? "you shut the box." : "no move for the last roll, " + label(G, T.board) + " left open.");
+      return drawAnalysis(T, out);
+    }
+    if (T.roll === null) {
+      status.textContent = "Roll " + (T.turns.length + 1) + ": the rules let you roll one die or two from " + label(G, T.board) + ".";
+      diceBox.hidden = false;
+      [1, 2].forEach(function (d) {
+        diceBox.appendChild(el("button", {type: "button", "class": "stb-roll", "data-dice": String(d), "aria-pressed": "false"},
+                               d === 1 ? "roll one die" : "roll two dice"));
+      });
+      return;
+    }
+    var sum = tilesOf(T.picked, G.positions).reduce(function (x, q) { return x + L.values[q]; }, 0);
+    var thrown = T.faces.length === 1 ? "one die: " + T.faces[0] : T.faces.join(" and ") +
+      (T.rules.moves === "sum" ? " (" + T.roll + ")" : "");
+    status.textContent = "Roll " + (T.turns.length + 1) + ": " + thrown + ". " + (T.rules.moves === "sum" ?
+      "Tap open tiles adding up to " + T.roll + "; picked so far: " + sum + "." :
+      "Tap one open tile equal to a die or to their sum.");
+    playButton.disabled = legalMoves(T.rules, G, T.board, T.roll).indexOf(T.picked) < 0;
+  }
+
+  $("stb-trainer").addEventListener("click", function (event) {
+    var t = event.target.closest("button"), T = trainer;
+    if (!t || !T || T.error || T.analysis) return;
+    if (t.hasAttribute("data-dice")) {
+      throwDice(T, Number(t.getAttribute("data-dice")));
+    } else if (t.hasAttribute("data-tile") && T.roll !== null) {
+      T.picked ^= 1 << game(T.rules).layout.labels.indexOf(t.getAttribute("data-tile"));
+    } else if (t.id === "stb-train-play" && T.roll !== null) {
+      if (legalMoves(T.rules, game(T.rules), T.board, T.roll).indexOf(T.picked) < 0) return;
+      T.turns.push({dice: T.dice, roll: T.roll, played: T.picked, choice: T.choice});
+      T.board &= ~T.picked;
+      trainerTurn(T);
+    }
+    drawTrainer();
+  });
+  $("stb-train-start").addEventListener("click", trainerStart);
   rulesChanged();
 })();
