@@ -272,6 +272,8 @@ ESTIMATED = [
     ["solve", "--tiles", "18", "--dice", "4", "--json"],
     ["solve", "--tiles", "24", "--json"],
     ["solve", "--tiles", "22", "--tie-break", "random", "--json"],
+    ["solve", "--tiles", "22", "--policy", "sequence-count", "--json"],
+    ["solve", "--tiles", "24", "--policy", "most-options", "--json"],
     ["solve", "--tiles", "12", "--exact", "--json"],
     ["solve", "--tiles", "12", "--policy", "hindsight", "--json"],
     ["distribution", "--tiles", "20", "--of", "rolls", "--json"],

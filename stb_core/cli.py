@@ -325,7 +325,7 @@ def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None 
     check_exact_reach(rules, exact)  # refused at once, not after an estimate
     cost = solve_cost(rules)
     mixture = get_policy(policy).mixture or get_tie_break(args.tie_break).mix
-    estimate = cost.estimate("auto", exact, mixture)
+    estimate = cost.estimate("auto", exact, mixture).then(get_policy(policy).key_estimate(cost))
     for what in then:
         estimate = estimate.then(cost.follow(what, exact, mixture, lengths=rules.positions + 2))
     progress = _announce(f"solving {rules.describe()}", estimate)

@@ -221,6 +221,16 @@ def simulation_estimate(rules: Rules, games: int) -> Estimate:
                     ENGINE_BYTES + (rules.states + min(games, 1 << 20) * 8) * 8)
 
 
+def playable_key_cost(cost: SolveCost) -> Estimate:
+    """The most-options key: which outcomes leave each board a legal move (every board and outcome, numpy)."""
+    return Estimate(cost.boards * cost.rolls * 6e-8, cost.boards * 150)
+
+
+def sequence_key_cost(cost: SolveCost) -> Estimate:
+    """The sequence-count key: the exact winning-sequence count of every board (Python ints, every pair)."""
+    return Estimate(cost.pairs * 1.2e-7, cost.boards * 450)
+
+
 def describe(seconds: float, size: int) -> str:
     """``about 3 minutes and 1.2 GB``."""
     if seconds < 90:

@@ -28,6 +28,7 @@ import numpy as np
 
 from .boards import board_tiles, pairs_on
 from .choice import Ranking, TieBreak, move_orders
+from .cost import Estimate, SolveCost, playable_key_cost, sequence_key_cost
 from .game import Game
 from .rules import InputError
 
@@ -51,6 +52,12 @@ class Policy:
     function: PolicyFunction | None = None
     dice_rule: str | None = None
     table: np.ndarray | None = field(default=None, compare=False, repr=False)
+    key_cost: Callable[[SolveCost], Estimate] | None = field(default=None, compare=False, repr=False)
+
+    def key_estimate(self, cost: SolveCost) -> Estimate:
+        """What computing the policy's keys adds to a solve of that cost (:mod:`stb_core.cost`); nothing for
+        keys read from the move alone."""
+        return self.key_cost(cost) if self.key_cost is not None else Estimate()
 
     @property
     def mixture(self) -> bool:
@@ -226,13 +233,13 @@ POLICY_OBJECTS: dict[str, Policy] = {
     "optimal": OPTIMAL,
     "worst": Policy("worst", values=-1),
     "highest-tile": Policy("highest-tile", move_key=_highest_tile),
-    "sequence-count": Policy("sequence-count", left_key=_sequence_count),
+    "sequence-count": Policy("sequence-count", left_key=_sequence_count, key_cost=sequence_key_cost),
     "random": Policy("random", uniform=True),
     "largest-tile": Policy("largest-tile", move_key=_largest_tile),
     "lowest-tile": Policy("lowest-tile", move_key=_lowest_tile),
     "fewest-tiles": Policy("fewest-tiles", move_key=_tile_count(-1)),
     "most-tiles": Policy("most-tiles", move_key=_tile_count(+1)),
-    "most-options": Policy("most-options", left_key=playable_outcomes),
+    "most-options": Policy("most-options", left_key=playable_outcomes, key_cost=playable_key_cost),
 }
 POLICIES = tuple(POLICY_OBJECTS)
 
