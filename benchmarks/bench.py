@@ -371,8 +371,6 @@ def _timed(work) -> float:
 def save_solve_times(records: list[dict]) -> None:
     """The path comparison as a small table for the report (notebook 06 shows it): what was measured, where
     and when. Written by full runs only (``--quick`` skips N=24)."""
-    import os
-    import platform
 
     _save([{**record, "objective": "remaining-sum"} for record in records], SOLVE_TIMES)
 

@@ -95,8 +95,8 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
             raise InputError(f"game turn {n}: tiles {layout.label(move & ~board)} are not open "
                              f"(open: {layout.label(board)})")
         if move not in {board_mask(m) for m, _ in legal}:
-            raise InputError(f"game turn {n}: shutting {layout.label(move)} is not a legal move for a roll of {match[2]} "
-                             f"on open {layout.label(board)}")
+            raise InputError(f"game turn {n}: shutting {layout.label(move)} is not a legal move for a roll of "
+                             f"{match[2]} on open {layout.label(board)}")
         turns.append(Turn(dice, roll, move))
         board &= ~move
     if not over and not game.is_won(board):

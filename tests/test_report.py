@@ -958,7 +958,8 @@ def test_explorer_trainer_plays_a_seeded_game_on_a_phone(report_dir, browser):
                     continue
                 browser.execute_script(
                     "var open = [...document.querySelectorAll('#stb-train-board button:not([disabled])')]"
-                    ".map(b => b.dataset.tile), n = open.length, play = () => document.getElementById('stb-train-play'),"
+                    ".map(b => b.dataset.tile), n = open.length,"
+                    " play = () => document.getElementById('stb-train-play'),"
                     " tap = t => document.querySelector('#stb-train-board [data-tile=\"' + t + '\"]').click();"
                     "var masks = [...Array(1 << n).keys()].slice(1).sort((a, b) =>"
                     " a.toString(2).split('1').length - b.toString(2).split('1').length || a - b);"
