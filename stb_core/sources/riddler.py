@@ -197,8 +197,9 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     every open tile 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
     many the other choice is better, and the exceptions (the boards where it is wrong)."""
     many = all_dice(rules)
-    small_open = table["board_mask"].map(lambda b: b & 0b111 == 0b111)
-    only_large = table["smallest_tile"] >= 4
+    masks = table["board_mask"].to_numpy(dtype=np.int64)  # boolean arrays: an empty table selects no rows
+    small_open = masks & 0b111 == 0b111
+    only_large = table["smallest_tile"].to_numpy(dtype=np.int64) >= 4
     rows = []
     for key, statement, covered, claimed, opposite in [
         ("small_tiles", "many small tiles open (1, 2 and 3 all open): one die is better", small_open, "one die",
