@@ -228,6 +228,7 @@ def _board_fits(values: dict) -> str | None:
 
 ROW = (("row",), "it is defined on one row of tiles 1 to tiles")
 NAMED_ONE_DIE = (ONE_DIE_OPTIONS, "its tables compare these one-die rules by name")
+SOURCE_ROW = (("row",), "its tables name states by their tile numbers on one row, as the source's do")
 
 DOMAINS: dict[str, Domain] = {
     "01-sequence-counts": Domain((
@@ -249,10 +250,12 @@ DOMAINS: dict[str, Domain] = {
     "04-game-space": Domain(rule_parameters(tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
                                             win_at_most(quick=78, audit=30)), (
         _rules_hold, covers("chapter 4", moves=(("sum",), "its game space lists each state's moves by the total "
-                                                          "rolled, as the source's GameSpace.csv does"))),
+                                                          "rolled, as the source's GameSpace.csv does"),
+                            layout=SOURCE_ROW)),
         quick={"tiles": 7}),
     "05-expected-cost-mdp": Domain((*rule_parameters(tiles(12, quick=10, audit=9)), SEED), (
-        _rules_hold, covers("chapter 5", moves=(("sum",), "its tables of actions are by the total rolled"))),
+        _rules_hold, covers("chapter 5", moves=(("sum",), "its tables of actions are by the total rolled"),
+                            layout=SOURCE_ROW)),
         quick={"tiles": 8}),
     "06-whole-map": Domain((
         *rule_parameters(tiles(12, quick=9, help="the main board: tiles 1 to this number", audit=7)),

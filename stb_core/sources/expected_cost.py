@@ -37,7 +37,7 @@ def source_optimal_action(solution: Solution, board: int, roll: int) -> tuple[in
 
 def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
     """Every non-empty state with its minimum expected cost, mean open tile and number of open tiles."""
-    solution = solution or solve(rules, "remaining-sum", exact=rules.tiles <= 12)
+    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
     rows = [{"label": board_label(m), "board_mask": m, "value": float(solution.values[m]),
              "state_average": sum(board_tiles(m)) / len(board_tiles(m)), "tiles_open": len(board_tiles(m))}
             for m in range(1, rules.states)]
@@ -47,7 +47,7 @@ def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.Data
 def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
     """The source's table: (state, roll) pairs where the optimal action does not shut the largest tile any
     legal action could shut; with the value after the optimal action and after the best action that does."""
-    solution = solution or solve(rules, "remaining-sum", exact=rules.tiles <= 12)
+    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
     rows = []
     states = sorted(range(1, rules.states), key=lambda b: (len(board_tiles(b)), board_tiles(b)))  # the source's order
     for board in states:
@@ -104,7 +104,7 @@ EXACT_UP_TO = 12
 
 def cost_solution(rules: Rules) -> Solution:
     """The least expected sum left, for every board (exact fractions up to 12 tiles)."""
-    return solve(rules, "remaining-sum", exact=rules.tiles <= EXACT_UP_TO)
+    return solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
 
 
 def values_part(rules: Rules, cost: Solution) -> Part:
@@ -113,7 +113,7 @@ def values_part(rules: Rules, cost: Solution) -> Part:
     boards = [rules.full_board] + [board_mask(b) for b in SOURCE_BOARDS if max(b) <= rules.tiles]
     values = part.table("board-values", pd.DataFrame([
         {"board": board_label(b), "board_mask": b, "full_board": b == rules.full_board,
-         "value": float(cost.value(b)), "exact": fraction(cost.value(b)) if rules.tiles <= EXACT_UP_TO else ""}
+         "value": float(cost.value(b)), "exact": fraction(cost.value(b)) if rules.positions <= EXACT_UP_TO else ""}
         for b in dict.fromkeys(boards)]))
     s = Sentence()
     full = values.cell("full_value", "value", full_board=True)
@@ -208,7 +208,7 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
     part.add(s.finding("exceptions", text, kind="text"))
     if rules.tiles >= 8 and 9 in rules.roll_weights and {(1, 8), (4, 5)} <= set(
             legal_moves(rules, board_mask([1, 4, 5, 8]), 9)):  # the source's choice: {1, 8} or {4, 5} for a 9
-        win = solve(rules, "win", exact=rules.tiles <= EXACT_UP_TO)
+        win = solve(rules, "win", exact=rules.positions <= EXACT_UP_TO)
         board = board_mask([1, 4, 5, 8])
         compare = part.table("one-four-five-eight", pd.DataFrame([
             {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
@@ -356,5 +356,5 @@ def estimate(rules: Rules, seed: int = 123):
     from ..cost import Estimate, solve_cost, solve_estimate
 
     cost = solve_cost(rules)
-    exact = solve_estimate(rules, exact=rules.tiles <= EXACT_UP_TO)
+    exact = solve_estimate(rules, exact=rules.positions <= EXACT_UP_TO)
     return exact * 2 + Estimate(cost.boards * cost.rolls * 6e-6 + cost.pairs * 3e-6 + cost.boards * 2e-5)

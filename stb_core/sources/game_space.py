@@ -97,7 +97,7 @@ def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
     change from the threshold before; this run's own threshold also as an exact fraction (up to 12 tiles)."""
     rows = []
     for w in thresholds:
-        exact = rules.tiles <= EXACT_UP_TO and w == rules.win_at_most
+        exact = rules.positions <= EXACT_UP_TO and w == rules.win_at_most
         value = solve(replace(rules, win_at_most=w), "win", exact=exact).value()
         rows.append({"win_at_most": w, "p_win": float(value), "p_win_exact": fraction(value) if exact else "",
                      "this_run": w == rules.win_at_most})
@@ -349,5 +349,5 @@ def estimate(rules: Rules):
 
     cost = solve_cost(rules)
     rows = cost.pairs + cost.boards * cost.rolls
-    exact = solve_estimate(rules, exact=True) if rules.tiles <= EXACT_UP_TO else Estimate()
+    exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else Estimate()
     return solve_estimate(rules) * (len(thresholds_of(rules)) + 2) + exact + Estimate(rows * 2e-5, rows * 600)

@@ -24,7 +24,7 @@ from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import all_dice, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
 
-EXACT_UP_TO = 12  # tiles up to which the values are also given as exact fractions
+EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
 RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every tile from 7 up is shut",
               "sum-le-6": "one die once the open tiles total 6 or less"}
 
@@ -36,7 +36,7 @@ def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
     float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, and which
     row is this run's rule."""
-    exact = rules.tiles <= EXACT_UP_TO
+    exact = rules.positions <= EXACT_UP_TO
     rows = []
     for option in ONE_DIE_OPTIONS:
         variant = replace(rules, one_die=option)
@@ -266,7 +266,7 @@ def other_rule_part(rules: Rules, value: Part, choice: Part) -> Part:
         return part
     table = Table("value-and-contrast", value.tables["value-and-contrast"])
     other = "high-shut" if rules.one_die == "sum-le-6" else "sum-le-6"
-    exact = rules.tiles <= EXACT_UP_TO
+    exact = rules.positions <= EXACT_UP_TO
     column = "p_win_exact" if exact else "p_win"
     s = Sentence()
     mine = table.cell("p_win", "p_win", one_die=rules.one_die)
@@ -338,5 +338,5 @@ def estimate(rules: Rules):
     from ..cost import Estimate, solve_cost, solve_estimate
 
     cost = solve_cost(rules)
-    exact = solve_estimate(rules, exact=True) * 3 if rules.tiles <= EXACT_UP_TO else Estimate()
+    exact = solve_estimate(rules, exact=True) * 3 if rules.positions <= EXACT_UP_TO else Estimate()
     return exact + solve_estimate(rules) * 4 + Estimate(cost.boards * cost.rolls * 4e-6)
