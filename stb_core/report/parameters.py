@@ -246,7 +246,9 @@ DOMAINS: dict[str, Domain] = {
         *rule_parameters(tiles(12, quick=10, audit=7)),
         Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
                   0.0, 1.0),
-    ), (_rules_hold, covers("chapter 3", layout=ROW)), quick={"tiles": 7}),
+    ), (_rules_hold, covers("chapter 3", layout=ROW, moves=(("sum",), "its strategies and tables read a roll as its "
+                                                                    "total, as the source's do"))),
+        quick={"tiles": 7}),
     "04-game-space": Domain(rule_parameters(tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
                                             win_at_most(quick=78, audit=30)), (
         _rules_hold, covers("chapter 4", moves=(("sum",), "its game space lists each state's moves by the total "

@@ -401,24 +401,28 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
                                       f"so the hypothesis holds."))
         return part
     spread = derived("spread", "difference", row["optimal"], row["worst"])
-    worst = {c: table.fact(f"worst_{c}", c, "first", order=[("loss", "desc")])
-             for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
-    most = {c: table.fact(f"most_{c}", c, "first", order=[("weighted_loss", "desc")])
-            for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
     whole = table.fact("whole_loss", "weighted_loss", "sum")
-    part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
-    s.quiet(row["worst"], most["weighted_loss"], whole)
-    part.add(s.finding("verdict", (
-        f"As an optimal strategy the hypothesis is wrong — as the source itself goes on to say — by "
-        f"{s(row['loss_percent'], share(2))} of the optimum. Over a whole game the "
-        f"highest-tile rule scores {s(row['highest_tile'], number(3))} against the optimum's "
-        f"{s(row['optimal'], number(3))}: **{s(row['loss'], number(3))} points less**, against a spread of "
-        f"{s(spread, number(3))} points between best and worst play. Its worst single decision is "
-        f"{s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts {s(worst['policy_move'])} where "
-        f"{s(worst['optimal_move'])} is optimal, {s(worst['loss'], number(3))} points when it happens. The decision "
-        f"that costs it most per game is {s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} "
-        f"instead "
-        f"of {s(most['optimal_move'])}): {s(part_of, percent(1))} of the whole loss.")))
+    s.quiet(row["worst"], whole)
+    text = (f"As an optimal strategy the hypothesis is wrong — as the source itself goes on to say — by "
+            f"{s(row['loss_percent'], share(2))} of the optimum. Over a whole game the "
+            f"highest-tile rule scores {s(row['highest_tile'], number(3))} against the optimum's "
+            f"{s(row['optimal'], number(3))}: **{s(row['loss'], number(3))} points less**, against a spread of "
+            f"{s(spread, number(3))} points between best and worst play.")
+    moves = [("decision", "==", "move")]  # a choice of dice (one-die rules) has no move to name, and its loss is
+    # in the whole (under the sum rule the rule's dice have never been seen to cost it anything)
+    if table.count("costly_moves", moves).value:
+        worst = {c: table.fact(f"worst_{c}", c, "first", where=moves, order=[("loss", "desc")])
+                 for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
+        most = {c: table.fact(f"most_{c}", c, "first", where=moves, order=[("weighted_loss", "desc")])
+                for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
+        part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
+        s.quiet(most["weighted_loss"], table.count("costly_moves", moves))
+        text += (f" Its worst single move is on {s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts "
+                 f"{s(worst['policy_move'])} where {s(worst['optimal_move'])} is optimal, "
+                 f"{s(worst['loss'], number(3))} points when it happens. The move that costs it most per game is on "
+                 f"{s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} instead of "
+                 f"{s(most['optimal_move'])}): {s(part_of, percent(1))} of the whole loss.")
+    part.add(s.finding("verdict", text))
     genuine = exceptions_found["exceptions"]
     genuine = genuine[genuine["Kind"] == "genuine"]
     if len(genuine):

@@ -266,9 +266,9 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
 # -- section 3: the worked example -------------------------------------------------------------------------------
 def example_part(rules: Rules) -> Part:
     """The source's example (open {1, 3, 4, 6, 7}, a roll of 7): the legal moves, and how each ranking sees them.
-    Empty when this run's game has no tile 7 or its dice cannot roll a 7."""
+    Empty when this run's game has no tile 7, its dice cannot roll a 7, or a roll is not read as its total."""
     part = Part()
-    if rules.tiles < max(EXAMPLE_BOARD) or EXAMPLE_ROLL not in rules.roll_weights:
+    if rules.tiles < max(EXAMPLE_BOARD) or EXAMPLE_ROLL not in rules.roll_weights or rules.moves != "sum":
         return part
     board = board_mask(EXAMPLE_BOARD)
     table = part.table("example-moves", move_comparison(rules, board, EXAMPLE_ROLL))
