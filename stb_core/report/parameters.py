@@ -237,7 +237,10 @@ DOMAINS: dict[str, Domain] = {
                   pattern=r"(|[0-9]+(,[0-9]+)*)"),
         games(quick=20_000, audit=3_000),
         SEED,
-    ), (_rules_hold, covers("chapter 1", layout=ROW), _board_fits), {"tiles": 8, "games": 5_000}),
+    ), (_rules_hold, covers("chapter 1", layout=ROW, moves=(("sum",), "the source counts sequences of totals, and "
+                                                                    "its rule, example and tables read a roll as its "
+                                                                    "total")), _board_fits),
+        {"tiles": 8, "games": 5_000}),
     "02-riddler-one-die": Domain(rule_parameters(tiles(16, quick=12, audit=8)), (
         _rules_hold, covers("chapter 2", one_die=NAMED_ONE_DIE, one_die_forced=(
             (False,), "it weighs rolling one die against all of them, a choice a forced die takes away"))),
@@ -282,7 +285,9 @@ DOMAINS: dict[str, Domain] = {
         Parameter("rounds", int, "simulated rounds beside the exact values", 1_000, 1_000_000, quick=5_000,
                   audit=2_000),
         SEED,
-    ), (_rules_hold, covers("chapter 7", layout=ROW)), quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
+    ), (_rules_hold, covers("chapter 7", layout=ROW, moves=(("sum",), "its table of the first seat's changes of play "
+                                                                    "reads a roll as its total"))),
+        quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
     "08-in-print": Domain(rule_parameters(tiles(12, quick=7, audit=6)), (_rules_hold,), quick={"tiles": 7}),
     "09-luck-and-skill": Domain((
         *rule_parameters(tiles(12, quick=9, audit=7)),
