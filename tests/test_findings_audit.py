@@ -366,6 +366,7 @@ def rule_loss_is_the_reference(record, tables, values, rules):
 @example(values=case("01-sequence-counts", board="1,3,4,6,7"))
 @example(values=case("01-sequence-counts", tiles=13, board="13"))
 @example(values=case("01-sequence-counts", board="1"))
+@example(values=case("01-sequence-counts", tiles=4, sides=4, one_die="high-shut"))  # its costliest: a dice choice
 @AUDIT
 def test_chapter_1(values, tmp_path_factory):
     audit("01-sequence-counts", values, tmp_path_factory,

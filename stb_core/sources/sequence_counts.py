@@ -255,7 +255,7 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     losses = decision_losses(rules, "win", "sequence-count")
     total = losses["weighted_loss"].sum()
     costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
-    costly = costly[["board", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
+    costly = costly[["board", "decision", "dice", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
     costly["cumulative_share"] = costly["share_of_loss"].cumsum().round(12)  # a long sum's last digits are noise
@@ -344,9 +344,18 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         top = min(costly.value, 10)
         share = losses.fact("top_share", "share_of_loss", "sum", [("rank", "<=", top)])
         first = {c: losses.fact(f"first_{c}", c, "value", [("rank", "==", 1)])
-                 for c in ("board", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
-        decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
-                    f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
+                 for c in ("board", "decision", "dice", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
+        s.quiet(first["decision"])
+        if first["decision"].value == "dice":  # one die or all of them, where the rules give the choice
+            s.quiet(first["roll"], first["source_rule_move"], first["optimal_move"])
+            other = next(d for d in rules.dice_counts if d != first["dice"].value)
+            decision = (f"the choice of dice on {s(first['board'])}, where the rule rolls "
+                        f"{s(first['dice'], lambda n: dice_words(n, rules.sides))} and "
+                        f"{dice_words(other, rules.sides)} would do better")
+        else:
+            s.quiet(first["dice"])
+            decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
+                        f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
         text = (f"{s(costly, counted('decision'))} the rule actually faces cost{'s' if costly.value == 1 else ''} "
                 f"winning chance; together they cost "
                 f"{s(total, points(3))} per game, the whole gap. ")
