@@ -30,6 +30,7 @@ from ..sources.words import (  # noqa: F401 -- the report's number formats, re-e
     number,
     percent,
     points,
+    roll_or_dice,
     share,
     text,
 )

@@ -257,6 +257,10 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
     costly = costly[["board", "decision", "dice", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
+    dice = costly["decision"] == "dice"  # a choice of dice: the rule's and the other, in words, as its "moves"
+    costly.loc[dice, "source_rule_move"] = [f"roll {dice_words(d, rules.sides)}" for d in costly.loc[dice, "dice"]]
+    costly.loc[dice, "optimal_move"] = [f"roll {dice_words(next(c for c in rules.dice_counts if c != d), rules.sides)}"
+                                        for d in costly.loc[dice, "dice"]]
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
     costly["cumulative_share"] = costly["share_of_loss"].cumsum().round(12)  # a long sum's last digits are noise
     costly.insert(0, "rank", np.arange(1, len(costly) + 1))

@@ -252,6 +252,11 @@ def all_dice(rules) -> str:
     return dice_words(rules.dice, rules.sides)
 
 
+def roll_or_dice(roll) -> str:
+    """A decision's roll in a table: the roll, or ``dice`` for the choice of dice made before it (roll -1)."""
+    return "dice" if int(roll) < 0 else str(int(roll))
+
+
 def a_roll(roll) -> str:
     """The roll with its article: ``a 7``, ``an 8``, ``an 11``, ``an 18``."""
     spoken = str(int(roll))
