@@ -497,6 +497,8 @@ def more_tiles_are_the_reference(record, tables, values, rules):
 
 @given(values=parameter_sets("06-whole-map"))
 @example(values=case("06-whole-map", dice=1, sides=12))
+@example(values=case("06-whole-map", tiles=4, dice=3, sides=2, one_die="sum-le-6", one_die_forced=True,
+                     win_at_most=1, max_tiles=7, card_objective="remaining-sum"))  # '0 on 3 tile' (a fresh fuzz)
 @settings(AUDIT, max_examples=examples(5))
 def test_chapter_6(values, tmp_path_factory):
     audit("06-whole-map", values, tmp_path_factory,

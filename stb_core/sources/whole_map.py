@@ -663,8 +663,9 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
 
 
 def _tile_counts(values) -> str:
-    """``13, 14 and 15 tiles``."""
-    return f"{listing([str(v) for v in values], most=8)} tile{'s' if len(values) != 1 else ''}"
+    """``13, 14 and 15 tiles``, ``3 tiles``, ``1 tile``: boards of these sizes (singular only for one tile)."""
+    values = list(values)
+    return f"{listing([str(v) for v in values], most=8)} tile{'' if values == [1] else 's'}"
 
 
 def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
