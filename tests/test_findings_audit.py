@@ -631,6 +631,7 @@ def test_chapter_9(values, tmp_path_factory):
 @given(values=parameter_sets("02-riddler-one-die"))
 @example(values=case("02-riddler-one-die", dice=4, sides=4))
 @example(values=case("02-riddler-one-die", dice=2, sides=20))
+@example(values=case("02-riddler-one-die", tiles=7, layout="double-shutter"))  # '18.49% against 18.49%' (a rerun fuzz)
 @example(values=case("02-riddler-one-die", tiles=1, dice=3, sides=3, one_die="sum-le-6", win_at_most=2,
                      layout="double-shutter"))  # won before the first roll: no board offers the choice (a fresh fuzz)
 @AUDIT

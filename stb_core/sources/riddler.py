@@ -22,7 +22,7 @@ from ..rules import ONE_DIE_OPTIONS, Rules
 from ..sweep import Solution, solve
 from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import all_dice, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
+from .words import all_dice, apart, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
 
 EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
 RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every tile from 7 up is shut",
@@ -284,7 +284,8 @@ def other_rule_part(rules: Rules, value: Part, choice: Part) -> Part:
              "less": "less than"}[compared.value]
     name = {"sum-le-6": "The pub rule (one die allowed once the open tiles total 6 or less)",
             "high-shut": "The Riddler's rule (one die allowed once every tile from 7 up is shut)"}[other]
-    text = f"{name} is worth **{words}** the rule of this run: {s(theirs, percent(2))} against {s(mine, percent(2))}"
+    shown = apart(percent, 2, theirs.value, mine.value)  # digits enough to tell two different chances apart
+    text = f"{name} is worth **{words}** the rule of this run: {s(theirs, shown)} against {s(mine, shown)}"
     if compared.value != "the same" and exact and rules.tiles <= 9:
         text += f" ({s(theirs_exact)} against {s(mine_exact)})"
     if compared.value == "the same" and rules.one_die == "high-shut" and "one-die-by-sum" in choice.tables:
