@@ -59,6 +59,19 @@ def _check_losses(loss: np.ndarray, scale: np.ndarray, what: str) -> None:
         raise NegativeLossError(f"{what}: a decision loses {loss[worst].min():.3g} (< 0) against the optimum")
 
 
+DIFFERENCE_DIGITS = 13  # significant digits of the larger value that a float difference keeps (the rest is rounding)
+
+
+def difference(a, b, sense: int = 1) -> np.ndarray:
+    """``sense * (a - b)`` for float arrays, rounded to :data:`DIFFERENCE_DIGITS` significant digits of the larger
+    of ``a`` and ``b``: the digits below are the rounding of the two values (a loss of 0.005 between values near 5
+    reads 0.0049999999999999 otherwise), so tables print the difference as it is."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    size = np.maximum(np.abs(a), np.abs(b))
+    scale = 10.0 ** (np.floor(np.log10(np.where(size > 0, size, 1.0))) - DIFFERENCE_DIGITS)
+    return np.round(sense * (a - b) / scale) * scale + 0.0  # + 0.0: never a negative zero
+
+
 def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie_break="canonical",
                     optimal: Solution | None = None, heuristic: Solution | None = None) -> pd.DataFrame:
     """Every decision ``policy`` faces with positive probability, with its loss against optimal play.
@@ -85,7 +98,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     frames = []
     if rules.offers_dice_choice:
         taken = np.select([chosen_dice == d for d in rules.dice_counts], [dice_value[d] for d in rules.dice_counts])
-        loss = sense * (v_star - taken)
+        loss = difference(v_star, taken, sense)
         _check_losses(loss, v_star, f"{heuristic.policy.name}'s dice")
         frames.append(pd.DataFrame({"board_mask": playing, "decision": "dice", "dice": chosen_dice, "roll": -1,
                                     "reach": reach[playing], "p_roll": 1.0, "optimal_move": "", "policy_move": "",
@@ -96,7 +109,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
             continue
         boards = playing[at]
         for roll, p in game_of(rules).chances(dice, exact=True).items():
-            loss = sense * (q_best[roll][at] - q_taken[roll][at])
+            loss = difference(q_best[roll][at], q_taken[roll][at], sense)
             _check_losses(loss, q_best[roll][at], f"{heuristic.policy.name}'s moves for roll {roll}")
             frames.append(pd.DataFrame({
                 "board_mask": boards, "decision": "move", "dice": dice, "roll": roll,
@@ -123,14 +136,14 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
         after_a, after_b = va[boards & ~ma], va[boards & ~mb]
-        loss_a = a.objective.sense * (after_a - after_b)
+        loss_a = difference(after_a, after_b, a.objective.sense)
         keep = (loss_a > 0) & ~same_value(after_a, after_b)
         frames.append(pd.DataFrame({
             "board_mask": boards[keep], "roll": roll,
             "move_a": [label(m) for m in ma[keep].tolist()],
             "move_b": [label(m) for m in mb[keep].tolist()],
             "loss_for_a": loss_a[keep],
-            "loss_for_b": b.objective.sense * (vb[boards & ~mb] - vb[boards & ~ma])[keep]}))
+            "loss_for_b": difference(vb[boards & ~mb], vb[boards & ~ma], b.objective.sense)[keep]}))
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "board", [label(m) for m in table["board_mask"].tolist()])
     return table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)

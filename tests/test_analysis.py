@@ -175,3 +175,29 @@ def test_the_recorded_move_table_is_the_choice_function(tiles, dice, tie_break):
         expected = np.full(game.states, -1)
         expected[pairs.parent[chosen]] = pairs.move[chosen]
         assert np.array_equal(sol.sigma[:, code - game.catalogue.lo], expected), code
+
+
+@pytest.mark.parametrize(("rules", "objective", "policy"), [
+    (Rules(tiles=7, dice=3, sides=10), "flipped-count", "highest-tile"),  # a loss of 0.005 read 0.0049999999999999
+    (Rules(tiles=9), "remaining-sum", "highest-tile"),
+    (Rules(tiles=8), "win", "sequence-count"),
+])
+def test_losses_are_written_without_the_values_rounding(rules, objective, policy, tmp_path, monkeypatch):
+    """A loss is a difference of two values: written as a table writes it, it carries no digit of their rounding
+    (the page linter's inexact-float check finds none), and it stays within 1e-12 of the raw difference."""
+    from stb_core.report.exports import save_table
+    from stb_core.report.lint import lint_csv
+
+    monkeypatch.setenv("STB_OUTPUT_ROOT", str(tmp_path))
+    table = decision_losses(rules, objective, policy)
+    optimal, heuristic = solve(rules, objective), evaluate(rules, objective, policy)
+    assert lint_csv(save_table(table, "losses", "decision-losses")) == []
+    assert lint_csv(save_table(choice_disagreements(optimal, heuristic), "losses", "disagreements")) == []
+    raw = choice_disagreements(optimal, heuristic)
+    values = np.asarray(optimal.values, dtype=float)
+    after = [values[b & ~board_mask([int(t) for t in m.strip("{}").split(", ")])]
+             for b, m in zip(raw["board_mask"], raw["move_a"], strict=True)]
+    before = [values[b & ~board_mask([int(t) for t in m.strip("{}").split(", ")])]
+              for b, m in zip(raw["board_mask"], raw["move_b"], strict=True)]
+    sense = optimal.objective.sense
+    assert np.allclose(raw["loss_for_a"], sense * (np.array(after) - np.array(before)), rtol=0, atol=1e-10)
