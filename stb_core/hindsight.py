@@ -101,10 +101,14 @@ def hindsight_estimate(rules: Rules, exact: bool = False):
 
     throws = rules.sides ** rules.dice if rules.has_one_die_rule else len(game_of(rules).chances(rules.dice))
     sets = 2 ** rules.positions * (rules.positions / 9) ** 6
-    if rules.has_one_die_rule or rules.moves != "sum" or rules.layout != "row":  # lines part in more sets
-        sets *= 30
+    if rules.has_one_die_rule:  # lines part in more sets where the dice are a choice, and more under die-or-sum
+        sets *= 20
+    if rules.moves != "sum":
+        sets *= 100
+    if rules.layout != "row":  # on two rows the sets grow faster with the tiles (measured at 10 to 14 positions)
+        sets *= (rules.positions / 12) ** 6
     seconds = SECONDS_PER_SET_THROW * sets * throws * (4 if exact else 1)
-    return Estimate(seconds, int(200 * 2**20 + 2_000 * sets))
+    return Estimate(seconds, int(200 * 2**20 + 600 * sets))
 
 
 def hindsight(rules: Rules, objective: str = "win", *, board: int | None = None, exact: bool = False,
