@@ -53,6 +53,11 @@ def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]
     return [label(m) if m >= 0 else "" for m in solution.played(boards, roll).tolist()]
 
 
+def _dice_labels(dice: np.ndarray) -> list[str]:
+    """A choice of dice as a decision table names it in its move columns: ``roll 1 die``, ``roll 2 dice``."""
+    return [f"roll {d} {'die' if d == 1 else 'dice'}" for d in np.asarray(dice, dtype=int).tolist()]
+
+
 def _check_losses(loss: np.ndarray, scale: np.ndarray, what: str) -> None:
     worst = loss < -VALUE_RTOL * np.maximum(np.abs(scale), 1e-300)
     if worst.any():
@@ -101,8 +106,9 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
         loss = difference(v_star, taken, sense)
         _check_losses(loss, v_star, f"{heuristic.policy.name}'s dice")
         frames.append(pd.DataFrame({"board_mask": playing, "decision": "dice", "dice": chosen_dice, "roll": -1,
-                                    "reach": reach[playing], "p_roll": 1.0, "optimal_move": "", "policy_move": "",
-                                    "loss": loss}))
+                                    "reach": reach[playing], "p_roll": 1.0,
+                                    "optimal_move": _dice_labels(optimal.dice[playing]),
+                                    "policy_move": _dice_labels(chosen_dice), "loss": loss}))
     for dice in rules.dice_counts:
         at = chosen_dice == dice
         if not at.any():

@@ -323,9 +323,9 @@ def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None 
         raise UserError(f"policy hindsight is a value, not a way to play: only solve takes it (here: one of "
                         f"{', '.join(POLICIES)})")
     check_exact_reach(rules, exact)  # refused at once, not after an estimate
-    cost = solve_cost(rules)
-    mixture = get_policy(policy).mixture or get_tie_break(args.tie_break).mix
-    estimate = cost.estimate("auto", exact, mixture).then(get_policy(policy).key_estimate(cost))
+    cost, playing = solve_cost(rules), get_policy(policy)
+    mixture = playing.mixture or get_tie_break(args.tie_break).mix
+    estimate = cost.estimate("auto", exact, mixture).then(playing.key_estimate(cost))
     for what in then:
         estimate = estimate.then(cost.follow(what, exact, mixture, lengths=rules.positions + 2))
     progress = _announce(f"solving {rules.describe()}", estimate)

@@ -160,14 +160,13 @@ def analyse(solution: Solution, turns: list[Turn]) -> dict:
 
 def record_of(narrated: list[dict], rules) -> str:
     """The record of a game narrated by :func:`~stb_core.monte_carlo.narrate_game` (one turn per roll)."""
-    layout = layout_of(rules)
-    choice = game_of(rules).dice_choices
+    layout, game = layout_of(rules), game_of(rules)
     parts = []
     for t in narrated:
         board = board_mask(t["open"])
-        prefix = f"{t['dice']}d" if len(choice(board)) > 1 else ""
+        prefix = f"{t['dice']}d" if len(game.dice_choices(board)) > 1 else ""
         tiles = "-" if t["move"] is None else "+".join(map(str, layout.names(board_mask(t["move"]))))
-        parts.append(f"{prefix}{game_of(rules).roll_words(t['roll'])}:{tiles}")
+        parts.append(f"{prefix}{game.roll_words(t['roll'])}:{tiles}")
     return " ".join(parts)
 
 

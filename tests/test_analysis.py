@@ -201,3 +201,19 @@ def test_losses_are_written_without_the_values_rounding(rules, objective, policy
               for b, m in zip(raw["board_mask"], raw["move_b"], strict=True)]
     sense = optimal.objective.sense
     assert np.allclose(raw["loss_for_a"], sense * (np.array(after) - np.array(before)), rtol=0, atol=1e-10)
+
+
+def test_a_choice_of_dice_is_named_in_the_move_columns():
+    """A dice decision names what the policy rolled and what optimal play rolls (tiles 1-4, two 4-sided dice, one
+    die once 7 and up are shut: the sequence-count rule's costliest decision is its dice); a costly one differs."""
+    rules = Rules(tiles=4, sides=4, one_die="high-shut")
+    table = decision_losses(rules, "win", "sequence-count")
+    dice = table[table["decision"] == "dice"]
+    optimal = solve(rules, "win")
+    def named(counts):
+        return [f"roll {d} {'die' if d == 1 else 'dice'}" for d in counts]
+
+    assert len(dice) and (dice["policy_move"] == named(dice["dice"])).all()
+    assert (dice["optimal_move"] == named(optimal.dice[dice["board_mask"].to_numpy()])).all()
+    costly = dice[dice["loss"] > 1e-12]
+    assert len(costly) and (costly["policy_move"] != costly["optimal_move"]).all()

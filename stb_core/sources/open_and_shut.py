@@ -410,13 +410,14 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
             f"{s(spread, number(3))} points between best and worst play.")
     moves = [("decision", "==", "move")]  # a choice of dice (one-die rules) has no move to name, and its loss is
     # in the whole (under the sum rule the rule's dice have never been seen to cost it anything)
-    if table.count("costly_moves", moves).value:
+    costly_moves = table.count("costly_moves", moves)
+    if costly_moves.value:
         worst = {c: table.fact(f"worst_{c}", c, "first", where=moves, order=[("loss", "desc")])
                  for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
         most = {c: table.fact(f"most_{c}", c, "first", where=moves, order=[("weighted_loss", "desc")])
                 for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
         part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
-        s.quiet(most["weighted_loss"], table.count("costly_moves", moves))
+        s.quiet(most["weighted_loss"], costly_moves)
         text += (f" Its worst single move is on {s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts "
                  f"{s(worst['policy_move'])} where {s(worst['optimal_move'])} is optimal, "
                  f"{s(worst['loss'], number(3))} points when it happens. The move that costs it most per game is on "

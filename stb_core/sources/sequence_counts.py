@@ -257,10 +257,6 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
     costly = costly[["board", "decision", "dice", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
                      "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
-    dice = costly["decision"] == "dice"  # a choice of dice: the rule's and the other, in words, as its "moves"
-    costly.loc[dice, "source_rule_move"] = [f"roll {dice_words(d, rules.sides)}" for d in costly.loc[dice, "dice"]]
-    costly.loc[dice, "optimal_move"] = [f"roll {dice_words(next(c for c in rules.dice_counts if c != d), rules.sides)}"
-                                        for d in costly.loc[dice, "dice"]]
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
     costly["cumulative_share"] = costly["share_of_loss"].cumsum().round(12)  # a long sum's last digits are noise
     costly.insert(0, "rank", np.arange(1, len(costly) + 1))
@@ -348,16 +344,13 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         top = min(costly.value, 10)
         share = losses.fact("top_share", "share_of_loss", "sum", [("rank", "<=", top)])
         first = {c: losses.fact(f"first_{c}", c, "value", [("rank", "==", 1)])
-                 for c in ("board", "decision", "dice", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
+                 for c in ("board", "decision", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
         s.quiet(first["decision"])
         if first["decision"].value == "dice":  # one die or all of them, where the rules give the choice
-            s.quiet(first["roll"], first["source_rule_move"], first["optimal_move"])
-            other = next(d for d in rules.dice_counts if d != first["dice"].value)
-            decision = (f"the choice of dice on {s(first['board'])}, where the rule rolls "
-                        f"{s(first['dice'], lambda n: dice_words(n, rules.sides))} and "
-                        f"{dice_words(other, rules.sides)} would do better")
+            s.quiet(first["roll"])
+            decision = (f"the choice of dice on {s(first['board'])}, where the rule chooses to "
+                        f"{s(first['source_rule_move'])} and optimal play to {s(first['optimal_move'])}")
         else:
-            s.quiet(first["dice"])
             decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
                         f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
         text = (f"{s(costly, counted('decision'))} the rule actually faces cost{'s' if costly.value == 1 else ''} "

@@ -194,21 +194,25 @@
     return rows.map(function (r) { delete r.order; return r; });
   }
 
+  // Q(S, r) for a goal: the value after the best of `moves` (the legal moves for the roll), or the finished
+  // game's value when there is none.
+  function bestAfter(G, goal, board, moves) {
+    if (!moves.length) return finished(G, board)[goal];
+    var best = goal === "win" ? -1 : Infinity;
+    moves.forEach(function (m) {
+      var after = valueOf(G, goal, board & ~m);
+      best = goal === "win" ? Math.max(best, after) : Math.min(best, after);
+    });
+    return best;
+  }
+
   // The value of rolling `dice` dice from the board, for each goal (perfect play for that goal afterwards).
   function rollValue(rules, G, board, dice) {
-    var end = finished(G, board), out = {};
+    var out = {};
     Object.keys(G.values).forEach(function (goal) { out[goal] = 0; });
     outcomes(rules, dice).forEach(function (o) {
       var moves = legalMoves(rules, G, board, o.roll);
-      Object.keys(out).forEach(function (goal) {
-        if (!moves.length) { out[goal] += o.p * end[goal]; return; }
-        var best = goal === "win" ? -1 : Infinity;
-        moves.forEach(function (m) {
-          var after = valueOf(G, goal, board & ~m);
-          best = goal === "win" ? Math.max(best, after) : Math.min(best, after);
-        });
-        out[goal] += o.p * best;
-      });
+      Object.keys(out).forEach(function (goal) { out[goal] += o.p * bestAfter(G, goal, board, moves); });
     });
     return out;
   }
@@ -312,19 +316,15 @@
       var rolled = values[t.dice], bestDice = rolled;
       Object.keys(values).forEach(function (d) { if (sense * values[d] > sense * bestDice) bestDice = values[d]; });
       var diceLoss = sense * (bestDice - rolled) + 0;
-      var legal = legalMoves(rules, G, board, t.roll), bestAfter = finished(G, board)[goal];
-      legal.forEach(function (m, i) {
-        var v = valueOf(G, goal, board & ~m);
-        if (!i || sense * v > sense * bestAfter) bestAfter = v;
-      });
+      var legal = legalMoves(rules, G, board, t.roll), best = bestAfter(G, goal, board, legal);
       var after = t.played === null ? board : board & ~t.played;
       var valueAfter = t.played === null ? finished(G, board)[goal] : valueOf(G, goal, after);
-      var moveLoss = sense * (bestAfter - valueAfter) + 0;
+      var moveLoss = sense * (best - valueAfter) + 0;
       var row = {open: label(G, board), dice: t.dice, roll: t.roll,
                  played: t.played === null ? "-" : label(G, t.played),
-                 best: legal.filter(function (m) { return sameValue(valueOf(G, goal, board & ~m), bestAfter); })
+                 best: legal.filter(function (m) { return sameValue(valueOf(G, goal, board & ~m), best); })
                    .map(function (m) { return label(G, m); }),
-                 grade: grade(diceLoss + moveLoss, objective), luck: sense * (bestAfter - rolled) + 0, dice_loss: diceLoss,
+                 grade: grade(diceLoss + moveLoss, objective), luck: sense * (best - rolled) + 0, dice_loss: diceLoss,
                  move_loss: moveLoss, loss: diceLoss + moveLoss, value_after: valueAfter};
       board = after;
       return row;
