@@ -126,7 +126,9 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)  # won before a roll
     table["weighted_loss"] = table["reach"] * table["p_roll"] * table["loss"]
     table.insert(0, "board", [space.layout.label(m) for m in table["board_mask"].tolist()])
-    return table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)
+    table = table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)
+    table["roll"] = space.roll_column(table["roll"])
+    return table
 
 
 def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
@@ -152,7 +154,9 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
             "loss_for_b": difference(vb[boards & ~mb], vb[boards & ~ma], b.objective.sense)[keep]}))
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "board", [label(m) for m in table["board_mask"].tolist()])
-    return table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
+    table = table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
+    table["roll"] = game_of(rules).roll_column(table["roll"])
+    return table
 
 
 def dice_choices_table(solution: Solution) -> pd.DataFrame:

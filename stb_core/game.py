@@ -86,6 +86,11 @@ class Game:
             return self.sums
         return self._by_bits([v * w for v, w in zip(self.tile_values, self.layout.weights, strict=True)])
 
+    @property
+    def worst_score(self) -> int:
+        """The score of the full board, the highest any final board can have."""
+        return int(self.scores[self.rules.full_board])
+
     @cached_property
     def counts(self) -> np.ndarray:
         """The number of open tiles of every board (int8)."""
@@ -216,6 +221,15 @@ class Game:
         """An outcome as a game record writes it: the total under the sum rule (``8``); under a dice-based rule
         the dice, joined by a comma (``3,4``; one die: ``5``)."""
         return ",".join(map(str, self.dice_of(code)))
+
+    def roll_column(self, codes) -> list:
+        """Outcome codes as a table's ``roll`` column writes them: the totals themselves under the sum rule, the
+        dice (:meth:`roll_words`, ``3,4``) under a dice-based rule; ``-1`` (a row that is no roll, like a choice
+        of dice) stays -1 under the sum rule and is blank under a dice-based one."""
+        codes = [int(c) for c in np.asarray(codes).tolist()]
+        if self.rules.moves == "sum":
+            return codes
+        return ["" if c < 0 else self.roll_words(c) for c in codes]
 
     def roll_data(self, code: int) -> int | list[int]:
         """An outcome as the command line's JSON and the explorer give it: the total under the sum rule, the dice

@@ -81,6 +81,16 @@ class PubGame:
         check_shut_pays(self.shut_pays)
 
 
+def scorings_of(rules: Rules) -> tuple[str, ...]:
+    """The scorings a round on these rules can use: the sum always, the digits only on a row of at most
+    ``DIGITS_MAX_TILES`` tiles (:func:`check_digit_board`)."""
+    try:
+        check_digit_board(game_of(rules))
+    except InputError:
+        return ("sum",)
+    return SCORINGS
+
+
 def check_shut_pays(value) -> Real:
     """``value`` if it is a number in ``SHUT_PAYS_RANGE``; :class:`InputError` otherwise."""
     low, high = SHUT_PAYS_RANGE
@@ -339,7 +349,8 @@ def play_estimate(game: PubGame, exact: bool = False):
     from .cost import EXACT_SECONDS_PER_PAIR, Estimate, solve_cost
 
     cost = solve_cost(game.rules)
-    scores = game.rules.total + 1 if game.scoring == "sum" else min(cost.boards, 10 ** min(game.rules.tiles, 9))
+    scores = (game_of(game.rules).worst_score + 1 if game.scoring == "sum"
+              else min(cost.boards, 10 ** min(game.rules.tiles, 9)))
     width = columns_per_sweep(game.rules, exact)
     columns = [1] + [scores * (seat - 1) for seat in range(2, game.players + 1)]
     sweeps = sum(-(-c // width) for c in columns)

@@ -100,7 +100,9 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)
     table.insert(0, "board", [game.layout.label(m) for m in table["board_mask"].tolist()])
     order = np.lexsort((np.arange(len(table)), table["roll"].to_numpy(), table["board_mask"].to_numpy()))
-    return table.iloc[order].reset_index(drop=True)
+    table = table.iloc[order].reset_index(drop=True)
+    table["roll"] = game.roll_column(table["roll"])
+    return table
 
 
 def counts_table(rules: Rules, boards=None) -> pd.DataFrame:

@@ -131,10 +131,11 @@ def test_two_player_probabilities(goal):
     assert float(result.p_first_wins) == pytest.approx(floats.p_first_wins, abs=1e-12)
 
 
-def test_two_player_against_an_enumeration():
-    """On 4 tiles, enumerate: for each first-player final sum s1 and second-player final sum s2, the
-    probability of the pair under the two players' strategies, and compare the outcome probabilities."""
-    rules = Rules(tiles=4)
+@pytest.mark.parametrize("rules", [Rules(tiles=4), Rules(tiles=3, layout="double-shutter")], ids=str)
+def test_two_player_against_an_enumeration(rules):
+    """Enumerate: for each first-player final sum s1 and second-player final sum s2, the probability of the pair
+    under the two players' strategies, and compare the outcome probabilities. On Double Shutter the front row
+    counts double, so a final score runs past the tiles' total (the targets must reach the full board's score)."""
     result = two_player_game(rules, "beat", exact=True)
     p_first = p_tie = Fraction(0)
     for s1, p1 in result.first_distribution.items():
@@ -217,3 +218,24 @@ def test_a_choice_of_dice_is_named_in_the_move_columns():
     assert (dice["optimal_move"] == named(optimal.dice[dice["board_mask"].to_numpy()])).all()
     costly = dice[dice["loss"] > 1e-12]
     assert len(costly) and (costly["policy_move"] != costly["optimal_move"]).all()
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=5), Rules(tiles=5, moves="die-or-sum"),
+                                   Rules(tiles=4, layout="double-shutter", one_die="high-shut")], ids=str)
+def test_decision_tables_write_rolls_as_a_game_record_does(rules):
+    """A table's roll is the total under the sum rule and the dice (``3,4``) under a dice-based rule: never an
+    outcome code, which a reader cannot read (under die-or-sum the code of a 3 and a 3 is 18)."""
+    from stb_core.game import game_of
+
+    game = game_of(rules)
+    written = {game.roll_words(c) if rules.moves != "sum" else c for c in game.outcomes}
+    losses = decision_losses(rules, "win", "highest-tile")
+    moves = losses[losses["decision"] == "move"]
+    assert set(moves["roll"]) <= written and len(set(moves["roll"])) > 1
+    assert set(losses.loc[losses["decision"] == "dice", "roll"]) <= {-1, ""}
+    changes = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"))
+    assert len(changes) and set(changes["roll"]) <= written
+    if rules.moves != "sum":  # each row's moves are legal for the dice it names
+        for row in changes.itertuples():
+            dice = [int(d) for d in row.roll.split(",")]
+            assert len(row.move_a.split(",")) == 1 and (int(row.move_a.strip("{}")) in (*dice, sum(dice)))

@@ -227,6 +227,8 @@ def shown_matches(fact: dict) -> bool:
         return abs(number - scale * float(value)) <= 0.5 * 10 ** -(decimals or 0) + 1e-9 * abs(number)
     if unit == "integer":
         return _count_in(shown, value)
+    if unit == "roll":  # a total, or dice written 3,4: the same numbers in the same order
+        return re.findall(r"\d+", shown) == re.findall(r"\d+", str(value))
     if unit == "sets":
         return shown == str(value).replace("[", "{").replace("]", "}")
     if unit == "name":

@@ -137,3 +137,17 @@ def test_a_game_won_before_the_first_roll():
     assert list(seats["expected_payoff"]) == [4, -2, -2] and list(seats["p_shut"]) == [1, 0, 0]
     fair = fair_shut_pays(game)
     assert fair.shut_pays == 0 and fair.exact_zero
+
+
+def test_the_digits_score_only_a_row():
+    """The fair-bonus table searches every scoring the board can use: both on a row, the sum alone on Double
+    Shutter (whose digits read no number), where a game for the digits is refused naming the scoring."""
+    from stb_core.players import scorings_of
+    from stb_core.sources.pub_game import fair_bonus_table
+
+    assert scorings_of(Rules(tiles=5)) == ("sum", "digits")
+    double = Rules(tiles=3, layout="double-shutter")
+    assert scorings_of(double) == ("sum",)
+    assert fair_bonus_table(double, range(2, 3))["scoring"].tolist() == ["sum"]
+    with pytest.raises(RulesError, match="scoring 'digits' reads a row"):
+        PubGame(double, 2, "digits")

@@ -186,3 +186,21 @@ def test_score_shares_put_the_three_scorings_on_one_axis(solved):
     assert len(long) == 9 and long["share of maximum"].between(0, 1).all()
     trad = long[(long["scoring"] == "traditional") & (long["strategy"] == "Max")]
     assert trad["share of maximum"].item() == pytest.approx((45 - 11.157508) / 45, abs=1e-7)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=5), Rules(tiles=5, moves="die-or-sum")], ids=str)
+def test_the_worked_example_adds_up_to_the_boards_expected_score(rules):
+    """The worked example lists every roll of the dice once, as a record writes it (totals, or the dice under
+    die-or-sum), and its chance-weighted scores add up to the board's expected score in the engine's own
+    exhibit: a roll read as the wrong outcome would not."""
+    from stb_core.game import game_of
+    from stb_core.sources.open_and_shut import example_part
+
+    solved = solutions(rules)
+    table = example_part(rules, solved)["example-board-1-2"]
+    game = game_of(rules)
+    assert sorted(table["roll"], key=str) == sorted(game.roll_column(list(game.chances(rules.dice))), key=str)
+    assert table["probability"].sum() == pytest.approx(1, abs=1e-12)
+    exhibit = board_exhibit(rules, "traditional", solved)
+    board = exhibit.loc[exhibit["Board (Remaining)"] == "1 2 - - -", "Max ES"].item()
+    assert table["contribution"].sum() == pytest.approx(board, abs=1e-12)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from stb_core.sources.words import number, percent, points, share
+from stb_core.sources.words import a_roll, number, percent, points, share
 
 
 @pytest.mark.parametrize(("show", "value", "text"), [
@@ -21,3 +21,9 @@ from stb_core.sources.words import number, percent, points, share
 ])
 def test_a_number_reads_as_its_value_at_its_decimals(show, value, text):
     assert show(value) == text
+
+
+@pytest.mark.parametrize(("roll", "words"), [(7, "a 7"), (8, "an 8"), (11, "an 11"), (18, "an 18"), ("5", "a 5"),
+                                             ("3,4", "a 3 and a 4"), ("1,8", "a 1 and an 8")])
+def test_a_roll_in_words(roll, words):
+    assert a_roll(roll) == words

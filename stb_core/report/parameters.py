@@ -226,6 +226,23 @@ def _board_fits(values: dict) -> str | None:
     return None
 
 
+def _scoring_fits(values: dict) -> str | None:
+    """The pub game's scoring must apply to the board (the digits: one row of at most 12 tiles): the engine's
+    own refusal."""
+    from ..players import PubGame
+    from ..rules import InputError
+
+    try:
+        rules = rules_value(values)
+    except InputError:
+        return None  # refused by _rules_hold, with its own line
+    try:
+        PubGame(rules, 2, values.get("scoring", "sum"))
+    except InputError as error:
+        return str(error)
+    return None
+
+
 ROW = (("row",), "it is defined on one row of tiles 1 to tiles")
 NAMED_ONE_DIE = (ONE_DIE_OPTIONS, "its tables compare these one-die rules by name")
 SOURCE_ROW = (("row",), "its tables name states by their tile numbers on one row, as the source's do")
@@ -249,8 +266,8 @@ DOMAINS: dict[str, Domain] = {
         *rule_parameters(tiles(12, quick=10, audit=7)),
         Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
                   0.0, 1.0),
-    ), (_rules_hold, covers("chapter 3", layout=ROW, moves=(("sum",), "its strategies and tables read a roll as its "
-                                                                    "total, as the source's do"))),
+    ), (_rules_hold, covers("chapter 3", layout=(("row",), "its exhibits name boards by the source's Board Id and "
+                                                          "Board string, which read one row of tiles"))),
         quick={"tiles": 7}),
     "04-game-space": Domain(rule_parameters(tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
                                             win_at_most(quick=78, audit=30)), (
@@ -285,8 +302,7 @@ DOMAINS: dict[str, Domain] = {
         Parameter("rounds", int, "simulated rounds beside the exact values", 1_000, 1_000_000, quick=5_000,
                   audit=2_000),
         SEED,
-    ), (_rules_hold, covers("chapter 7", layout=ROW, moves=(("sum",), "its table of the first seat's changes of play "
-                                                                    "reads a roll as its total"))),
+    ), (_rules_hold, _scoring_fits),
         quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
     "08-in-print": Domain(rule_parameters(tiles(12, quick=7, audit=6)), (_rules_hold,), quick={"tiles": 7}),
     "09-luck-and-skill": Domain((

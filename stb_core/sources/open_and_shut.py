@@ -252,9 +252,10 @@ def example_part(rules: Rules, solved: dict) -> Part:
     part = Part()
     by_sum = solved["traditional", "Max"]
     board = example_board(rules)
-    table = pd.DataFrame([{"roll": r, "probability": float(p),
-                           "score_after": rules.total - float(by_sum.roll_value(board, r))}
-                          for r, p in rules.roll_distribution().items()])
+    game = by_sum.game
+    chances = game.chances(rules.dice, exact=True)
+    table = pd.DataFrame({"roll": game.roll_column(list(chances)), "probability": [float(p) for p in chances.values()],
+                          "score_after": [rules.total - float(by_sum.roll_value(board, r)) for r in chances]})
     table["contribution"] = table["probability"] * table["score_after"]
     example = part.table("example-board-1-2", table)
     s = Sentence()

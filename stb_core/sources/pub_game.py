@@ -29,12 +29,21 @@ import pandas as pd
 from ..analysis import choice_disagreements
 from ..game import game_of
 from ..objectives import custom_objective
-from ..players import FAIR_TRIALS, SCORING_OBJECTIVES, SCORINGS, PubGame, PubResult, fair_shut_pays, play, play_estimate
+from ..players import (
+    FAIR_TRIALS,
+    SCORING_OBJECTIVES,
+    PubGame,
+    PubResult,
+    fair_shut_pays,
+    play,
+    play_estimate,
+    scorings_of,
+)
 from ..rules import InputError, Rules
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived
-from .words import counted, listing, number, percent, points
+from .words import a_roll, counted, listing, number, percent, points
 
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
 SECOND_GOALS = ("beat", "tie-or-beat")
@@ -53,7 +62,7 @@ def second_player_table(rules: Rules, goal: str = "beat", exact: bool = False) -
     """For each sum ``t`` the first player may leave: the second player's chances of finishing below,
     equal to and above ``t`` when playing for ``goal``."""
     rows = []
-    for target in range(rules.total + 1):
+    for target in range(game_of(rules).worst_score + 1):
         sol = solve(rules, second_player_objective(target, goal), exact=exact)
         dist = final_sum_distribution(rules, solution=sol)
         below = sum((p for s, p in dist.items() if s < target), start=0)
@@ -108,13 +117,13 @@ def seats_by_players(rules: Rules, scoring: str, shut_pays, players=range(2, 5),
     return pd.concat(parts, ignore_index=True)
 
 
-def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=SCORINGS, tolerance: float = 1e-9,
+def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=None, tolerance: float = 1e-9,
                      progress=None) -> pd.DataFrame:
-    """The fair bonus (:func:`fair_shut_pays`) for each scoring and number of players: one row each, with
-    whether seat 1 is exactly even there and how many games were solved to find it. ``progress`` (e.g.
-    ``print``) hears about each game."""
+    """The fair bonus (:func:`fair_shut_pays`) for each scoring (default: every scoring these rules can use)
+    and number of players: one row each, with whether seat 1 is exactly even there and how many games were
+    solved to find it. ``progress`` (e.g. ``print``) hears about each game."""
     rows = []
-    for scoring in scorings:
+    for scoring in scorings or scorings_of(rules):
         for n in players:
             fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance, progress=progress)
             rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
@@ -354,6 +363,23 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     return part
 
 
+def scoring_note(rules: Rules) -> str | None:
+    """What the sum scores on a board whose tiles do not all count once (Double Shutter), else None."""
+    game = game_of(rules)
+    if all(w == 1 for w in game.layout.weights):
+        return None
+    times = {1: "once", 2: "twice"}
+    front, back = (times.get(w, f"{w} times") for w in (game.layout.weights[0], game.layout.weights[-1]))
+    return (f"On this board a turn's sum counts each open front tile {front} and each back tile {back}: the full "
+            f"board scores {game.worst_score}, though its tiles add up to {rules.total}.")
+
+
+def scorings_words(fair: pd.DataFrame) -> str:
+    """The scorings a fair-bonus table holds, for its caption: ``each scoring`` or ``sum scoring``."""
+    scorings = fair["scoring"].unique().tolist()
+    return "each scoring" if len(scorings) > 1 else f"{scorings[0]} scoring"
+
+
 SOLO = {"sum": "the least expected sum", "digits": "the least expected digit score"}  # solo play, by scoring
 
 
@@ -373,7 +399,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
                 f"{s(count, counted('(board, roll) pair'))}. The "
-                f"costliest to get wrong: open {s(top['board'])} with a roll of {s(top['roll'])}, where it shuts "
+                f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     else:
         s.quiet(count)
@@ -430,5 +456,6 @@ def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: fl
 
     total = game(players, scoring) * 2
     for n in range(2, max_players + 1):
-        total = total + game(n, scoring) + game(n, "sum") * FAIR_TRIALS + game(n, "digits") * FAIR_TRIALS
+        total = total + game(n, scoring) + sum((game(n, how) * FAIR_TRIALS for how in scorings_of(rules)[1:]),
+                                               game(n, "sum") * FAIR_TRIALS)
     return total + Estimate(rounds * players * (rules.tiles + 2) * 3e-6)

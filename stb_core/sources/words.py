@@ -258,12 +258,13 @@ def roll_or_dice(roll) -> str:
 
 
 def a_roll(roll) -> str:
-    """The roll with its article: ``a 7``, ``an 8``, ``an 11``, ``an 18``."""
-    spoken = str(int(roll))
-    return f"an {spoken}" if spoken.startswith("8") or spoken in ("11", "18") else f"a {spoken}"
+    """The roll with its article: a total ``a 7``, ``an 8``, ``an 11``, ``an 18``; dice as a dice-based rule's
+    table writes them (``3,4``) die by die: ``a 3 and a 4``."""
+    spoken = [str(int(d)) for d in str(roll).split(",")]
+    return " and ".join(f"an {d}" if d.startswith("8") or d in ("11", "18") else f"a {d}" for d in spoken)
 
 
-a_roll.unit = "integer"
+a_roll.unit = "roll"
 
 
 def tiles_range(tiles: int) -> str:
