@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
 import os
 import re
 from dataclasses import replace
@@ -293,6 +294,10 @@ def audit(stem: str, values: dict, tmp_path_factory, claims=None):
             assert not (isinstance(fact["value"], float) and math.isnan(fact["value"])), (record["key"], fact)
             again = rederive(fact, facts, tables, values, rules)
             assert same(again, fact["value"]), (stem, record["key"], fact["name"], again, fact["value"], values)
+            blank = fact["value"] == "" and isinstance(again, float) and math.isnan(again)  # CSV reads "" as NaN
+            for op, bound in fact.get("requires", []):  # the sentence's preconditions, on the value re-derived
+                assert PRECONDITIONS[op]("" if blank else again, bound), (stem, record["key"], fact["name"], op,
+                                                                          bound, again, text)
             if fact["shown"]:
                 assert fact["shown"] in text, (record["key"], fact["shown"], text)
                 assert shown_matches(fact), (stem, record["key"], fact, text)
@@ -301,6 +306,10 @@ def audit(stem: str, values: dict, tmp_path_factory, claims=None):
         if key in whole.findings:
             check(whole.findings[key].record(), tables, values, rules)
     return rules, whole, tables
+
+
+PRECONDITIONS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+                 ">=": operator.ge, "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
 
 
 def fact(record: dict, name: str):

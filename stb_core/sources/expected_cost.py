@@ -150,12 +150,11 @@ def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
         replayed = part.table("source-game-replayed", turns_table(replay_rolls(cost, list(SOURCE_ROLLS))))
         s = Sentence()
         actions = replayed.fact("actions", "move", "list")
-        last = replayed.fact("left_at_the_end", "open_after", "list")
-        shut = last.value[-1] == "{}"
-        s.quiet(last)
+        last = replayed.fact("last_left", "open_after", "first", order=[("turn", "desc")])
+        shut = s.holds(last, "==", "{}")
         text = (f"The engine's actions for the source's rolls ({', '.join(map(str, SOURCE_ROLLS))}) are "
                 f"{s(actions, lambda v: '; '.join(x for x in v if x))}"
-                + (", and the box is shut" if shut else f", leaving {last.value[-1]} open"))
+                + (", and the box is shut" if shut else f", leaving {s(last)} open"))
         text += "; the checks at the end compare them with the source's narration." if rules == Rules() else "."
         part.add(s.finding("replayed", text, kind="text"))
     return part
@@ -171,23 +170,23 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
     s = Sentence()
     panels = table.fact("panels", "tiles_open", "nunique")
     with_two = ranks.count("ranked_panels", [("has_correlation", "==", True)])
-    if with_two.value:
+    if s.holds(with_two, ">", 0):
         where = [("has_correlation", "==", True)]
         low = ranks.fact("lowest_correlation", "rank_correlation", "min", where)
         high = ranks.fact("highest_correlation", "rank_correlation", "max", where)
-        positive = "always positive: the source reads the pattern right" if low.value > 0 else "not always positive"
+        rises = s.holds(low, ">", 0)
+        positive = "always positive: the source reads the pattern right" if rises else "not always positive"
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
                 f"expected cost lies between {s(low, number(2))} and {s(high, number(2))} ({positive}).")
-        trend_words = ("the expected cost rises with the mean open tile" if low.value > 0 else
+        trend_words = ("the expected cost rises with the mean open tile" if rises else
                        "the expected cost does not always rise with the mean open tile")
     else:
-        s.quiet(with_two)
         text = "No panel has two states to compare."
         trend_words = "no two states to compare"
     part.add(s.finding("trend", text, kind="text"))
     a = Sentence()
     a.quiet(*s.facts.values())
-    within = "in it" if panels.value == 1 else "within each"
+    within = "in it" if a.holds(panels, "==", 1) else "within each"
     part.add(a.finding("trend-alt", f"Small multiples, {a(panels, counted('panel'))}: {within}, {trend_words}.",
                        kind="alt"))
     return part
@@ -199,8 +198,9 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
     found = part.table("largest-tile-exceptions", largest_tile_exceptions(rules, cost))
     s = Sentence()
     count = found.count("exceptions")
-    if count.value:
-        text = (f"In **{s(count, integer)}** (state, roll) pair{'s' if count.value > 1 else ''} the optimal action "
+    if s.holds(count, ">", 0):
+        pairs = "pairs" if s.holds(count, ">", 1) else "pair"
+        text = (f"In **{s(count, integer)}** (state, roll) {pairs} the optimal action "
                 f"does not shut the largest tile that some legal action could shut.")
     else:
         text = (f"The optimal action always shuts the largest tile some legal action could shut: "
@@ -221,12 +221,12 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         s = Sentence()
         by_cost = choices.cell("cost_choice", "shuts", objective="least expected sum")
         by_win = choices.cell("win_choice", "shuts", objective="chance of shutting the box")
-        same = s.quiet(derived("same_choice", "equal", by_cost, by_win))
+        same = s.holds(derived("same_choice", "equal", by_cost, by_win), "==", True)
         text = (f"From {board_label(board)} with a 9, minimising the expected cost shuts {s(by_cost)}; maximising the "
                 f"chance of shutting the box shuts {s(by_win)}"
-                + (": the two objectives agree." if same.value else ": the two objectives disagree, as the source "
-                                                                    "explains."))
-        if not same.value:
+                + (": the two objectives agree." if same else ": the two objectives disagree, as the source "
+                                                              "explains."))
+        if not same:
             p45, p18 = compare.cell("p_win_4_5", "p_win", board="{4, 5}"), compare.cell("p_win_1_8", "p_win",
                                                                                         board="{1, 8}")
             c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost",

@@ -14,6 +14,12 @@ A query ``where`` is a list of ``(column, op, value)`` with ``op`` one of ``== !
 ``list`` (the column's values, in order). Derivations: ``difference`` (a - b), ``ratio`` (a / b), ``relation``
 (``more`` / ``less`` / ``the same`` of a against b), ``equal`` (a == b, within the value tolerance). A fact may
 also state a run parameter (``parameter``) or a property of the rules (``rules``: ``states``, ``total``...).
+
+A sentence's preconditions are facts too. Where the wording depends on what a fact holds (a count above zero,
+two players, the objective it speaks of), the sentence asks ``s.holds(fact, op, bound)``: the answer picks the
+wording, and the fact is kept with the condition that held (``requires``: ``count > 0``, or its negation
+``count <= 0`` for the other wording). A finding whose recorded condition is false cannot be made, and the
+findings audit re-derives each such fact from the exported tables and checks the condition again.
 """
 
 from __future__ import annotations
@@ -32,6 +38,15 @@ from .words import relation
 RULE_OF_THUMB_PERCENT = 2.5  # the standard for advice: it holds when following it keeps within this % of the optimum
 OPS = {"==": lambda s, v: s == v, "!=": lambda s, v: s != v, "<": lambda s, v: s < v, "<=": lambda s, v: s <= v,
        ">": lambda s, v: s > v, ">=": lambda s, v: s >= v, "in": lambda s, v: s.isin(list(v))}
+CONDITIONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+              "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+              "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
+def _hashable(value):
+    """A list as a tuple (a condition's bound is kept in a tuple of conditions; a list value compares with it)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+NEGATION = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
 AGGREGATIONS = ("value", "count", "sum", "max", "min", "mean", "median", "nunique", "first", "all", "any", "list")
 DERIVATIONS = ("difference", "ratio", "relation", "equal")
 
@@ -67,6 +82,12 @@ class Fact:
     of: tuple[str, ...] = ()
     parameter: str | None = None  # or a run parameter
     rules: str | None = None      # or a property of the run's rules
+    requires: tuple = ()          # the sentence's preconditions on the value: ((op, bound), ...), each must hold
+
+    def meets(self) -> list[str]:
+        """The preconditions the value fails, in words (none: the sentence may be printed)."""
+        return [f"{self.name} {op} {bound!r} (it is {self.value!r})" for op, bound in self.requires
+                if not CONDITIONS[op](_hashable(self.value), bound)]
 
     def show(self, fmt: Callable | None = None) -> Fact:
         """This fact as ``fmt`` writes it (``fmt``: a format of :mod:`stb_core.sources.words`, or None for text)."""
@@ -88,6 +109,8 @@ class Fact:
             out["order"] = [list(o) for o in self.order]
         if self.of:
             out["of"] = list(self.of)
+        if self.requires:
+            out["requires"] = [[op, plain(bound)] for op, bound in self.requires]
         return out
 
 
@@ -228,6 +251,8 @@ class Finding:
                 raise ValueError(f"finding {self.key!r}: fact {fact.name!r} is derived from unknown {missing}")
             if fact.shown and fact.shown not in self.text:
                 raise ValueError(f"finding {self.key!r}: fact {fact.name!r} shows {fact.shown!r}, not in its text")
+            if fact.meets():
+                raise ValueError(f"finding {self.key!r} assumes {'; '.join(fact.meets())}")
 
     def record(self) -> dict:
         return {"key": self.key, "kind": self.kind, "text": " ".join(self.text.split()),
@@ -237,7 +262,8 @@ class Finding:
 class Sentence:
     """Build a sentence and its facts together: ``s(fact, fmt)`` records the fact as ``fmt`` shows it and returns
     the text to put in the sentence; ``s.quiet(fact)`` records a fact the sentence relies on without showing it
-    (a comparison that picks the wording); ``s.finding(key, text)`` makes the :class:`Finding`."""
+    (a comparison that picks the wording); ``s.holds(fact, op, bound)`` answers a precondition that picks the
+    wording and records it; ``s.finding(key, text)`` makes the :class:`Finding`."""
 
     def __init__(self):
         self.facts: dict[str, Fact] = {}
@@ -252,12 +278,24 @@ class Sentence:
             self._add(_replace(fact, shown="") if fact.shown else fact)
         return facts[-1]
 
+    def holds(self, fact: Fact, op: str, bound) -> bool:
+        """Whether ``fact``'s value ``op`` ``bound`` (``op``: ``== != < <= > >= in``, ``not in``); the fact is
+        recorded with the condition that held -- this one, or its negation -- as the sentence's precondition."""
+        if op not in CONDITIONS:
+            raise ValueError(f"op must be one of {', '.join(CONDITIONS)}; got {op!r}")
+        bound = _hashable(bound)
+        held = bool(CONDITIONS[op](_hashable(fact.value), bound))
+        condition = (op if held else NEGATION[op], bound)
+        self._add(_replace(fact, shown="", requires=(*fact.requires, condition)))
+        return held
+
     def _add(self, fact: Fact) -> None:
         old = self.facts.get(fact.name)
         if old is not None and (old.value != fact.value or (old.shown and fact.shown and old.shown != fact.shown)):
             raise ValueError(f"fact {fact.name!r} recorded twice with different values")
-        if old is None or not old.shown:
-            self.facts[fact.name] = fact
+        if old is not None:  # one fact, shown where it was shown, with every precondition asked of it
+            fact = _replace(old if old.shown else fact, requires=tuple(dict.fromkeys((*old.requires, *fact.requires))))
+        self.facts[fact.name] = fact
 
     def finding(self, key: str, text: str, kind: str = "finding") -> Finding:
         return Finding(key, " ".join(text.split()), tuple(self.facts.values()), kind)

@@ -220,8 +220,8 @@ def states_part(rules: Rules) -> Part:
                           ("unreachable", "cannot be reached: no roll and move leaves {them}")):
         where = [("reason", "==", reason)]
         count = excluded.count(f"{reason}_count", where)
-        words = words.format(them="it" if count.value == 1 else "them")
-        if count.value:
+        if s.holds(count, ">", 0):
+            words = words.format(them="it" if s.holds(count, "==", 1) else "them")
             listed = excluded.fact(f"{reason}_sets", "Open", "list", where)
             parts.append(f"{s(count, integer)} {words}" + (f" — {s(listed, lambda v: listing(v, most=8))}"))
     reasons = "; ".join(parts) if parts else "none"
@@ -248,8 +248,8 @@ def space_part(rules: Rules) -> Part:
                                 f"**{s(distinct, integer)}** distinct strategies, in "
                                 f"{s(everything.fact('groups', 'RivalGroup', 'nunique'), counted('rival group'))}.",
                        kind="text"))
-    if redundant.value:
-        s = Sentence()
+    s = Sentence()
+    if s.holds(redundant, ">", 0):
         first = {c: everything.fact(f"first_{c}", c, "first", [("Redundant", "==", True)])
                  for c in ("Open", "TotalRolled")}
         rolled = s(first["TotalRolled"], a_roll)
@@ -266,8 +266,8 @@ def part2(rules: Rules, space: Part) -> Part:
     s = Sentence()
     value = thresholds.cell("p_win", "p_win", this_run=True)
     exact = thresholds.cell("p_win_exact", "p_win_exact", this_run=True)
-    detail = f" = {s(exact)}" if exact.value else ""
-    if rules.win_at_most:
+    detail = f" = {s(exact)}" if s.holds(exact, "!=", "") else ""
+    if s.holds(parameter("win_at_most", rules.win_at_most), ">", 0):
         all_shut = thresholds.cell("p_win_all_shut", "p_win", win_at_most=0)
         rule = (f" when {s(parameter('win_at_most', rules.win_at_most))} or less left counts as a win; played to shut "
                 f"every box, the same board is won {s(all_shut, percent(2))} of the time")
@@ -280,13 +280,14 @@ def part2(rules: Rules, space: Part) -> Part:
     first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")
     low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)
     high = thresholds.cell("p_win_highest", "p_win", win_at_most=last.value)
-    never_falls = s.quiet(thresholds.fact("never_falls", "change", "min"))
-    trend = "rises with the threshold (it never falls)" if never_falls.value >= 0 else "changes with the threshold"
+    never_falls = thresholds.fact("never_falls", "change", "min")
+    trend = ("rises with the threshold (it never falls)" if s.holds(never_falls, ">=", 0) else
+             "changes with the threshold")
     part.add(s.finding("threshold-alt", f"Line chart: the chance of winning {trend}, from {s(low, percent(2))} at "
                                         f"{s(first)} to {s(high, percent(2))} at {s(last)}.", kind="alt"))
     s = Sentence()
     marked = thresholds.count("marked", [("this_run", "==", True)])
-    line = "; the dashed line marks this run's threshold" if s.quiet(marked).value else ""
+    line = "; the dashed line marks this run's threshold" if s.holds(marked, ">", 0) else ""
     part.add(s.finding("threshold-caption", "The chance of winning with optimal play against the total at or below "
                                             f"which the game is won (0: every tile shut){line}.", kind="caption"))
     if "GameSpace-part2" in space.tables:
@@ -297,17 +298,17 @@ def part2(rules: Rules, space: Part) -> Part:
         choice = everything.fact("with_choice", "RivalGroup", "nunique", [("StrategyCount", ">", 1)])
         decisive = everything.fact("decisive", "RivalGroup", "nunique", [("Decisive", "==", True)])
         rows = strategy.count("optimal_rows")
-        tied = s.quiet(rows, decisive, derived("tied_groups", "difference", rows, decisive))
-        offer = "offers" if choice.value == 1 else "offer"
-        if decisive.value == 0:
-            s.quiet(choice)
+        s.quiet(rows)
+        tied = derived("tied_groups", "difference", rows, decisive)
+        offer = "offers" if s.holds(choice, "==", 1) else "offer"
+        if s.holds(decisive, "==", 0):
             text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
                     f"the chance of winning ({s(decisive, integer)} decisive groups): no move matters.")
         else:
             text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
                     f"choice changes the chance of winning. The optimal move in each")
             text += (f" ({s(rows, counted('row'))}: in {s(tied, counted('group'))} two or more moves are equally "
-                     f"good):" if tied.value else ":")
+                     f"good):" if s.holds(tied, ">", 0) else ":")
         part.add(s.finding("optimal-strategy", text, kind="text"))
     return part
 

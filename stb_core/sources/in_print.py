@@ -295,12 +295,11 @@ def variants_part(rules: Rules) -> Part:
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     level = [("p_win", ">=", best_p.value * (1 - RTOL))]
     tied = table.count("best_variants", level)
-    if tied.value > 1:
+    if s.holds(tied, ">", 1):
         names = table.fact("best_variant_names", "variant_name", "list", level, [("p_win", "desc")])
         lead = (f"Of these variants, {s(tied, counted('variant', words=True))} give perfect play the same best "
                 f"chance of shutting the box, {s(best_p, percent(2))}: {s(names, quoted)}")
     else:
-        s.quiet(tied)
         lead = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
                 f"{s(best_p, percent(2))}")
     text = (f"{lead}; with {all_dice(rules)} on every roll it is {s(classic, percent(2))}, and Thai style "
@@ -348,13 +347,12 @@ def heuristics_part(rules: Rules) -> Part:
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     level = [("policy", "in", HEURISTICS), ("p_win", ">=", best_p.value * (1 - RTOL))]
     tied = table.count("best_heuristics", level)
-    if tied.value > 1:
+    if s.holds(tied, ">", 1):
         names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
         lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
                 f"{s(names, quoted)}: {s(best_p, percent(2))}, a chance {s(best_loss, share(1))} lower than "
                 "perfect play’s")
     else:
-        s.quiet(tied)
         lead = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
                 f"a chance {s(best_loss, share(1))} lower than perfect play’s")
     text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "

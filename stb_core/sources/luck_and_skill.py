@@ -144,13 +144,12 @@ def example_part(rules: Rules, objective: str, seed: int, bounds: Part) -> Part:
     s = Sentence()
     start = Table("bounds", bounds["bounds"]).cell("start", "value", play="optimal")
     turns = table.count("turns")
-    if not turns.value:  # won before the first roll: no turn, no luck, no decision
+    if s.holds(turns, "==", 0):  # won before the first roll: no turn, no luck, no decision
         part.add(s.finding("example-game", f"The game is won before the first roll, with "
                                            f"{s(turns, counted('turn'))} to play: it is worth {s(start, show)}, and "
                                            f"neither the dice nor a decision change that.", kind="text"))
         part.shown["record"] = record
         return part
-    s.quiet(turns)
     luck = table.fact("luck_total", "luck", "sum")
     loss = table.fact("loss_total", "loss", "sum")
     end = table.fact("outcome", "value_after", "value", [("turn", "==", len(frame))])
@@ -239,9 +238,8 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
         part.add(s.finding("luck-share", text))
     else:
         spreads = [table.cell(f"spread_{name}", "sd_outcome", play=name) for name in IN_GAMES]
-        s.quiet(*spreads)
         text = ("Every game here ends alike, so luck explains nothing of an outcome that does not vary."
-                if all(spread.value == 0 for spread in spreads) else
+                if all([s.holds(spread, "==", 0) for spread in spreads]) else
                 "No roll here changes the value of the game, so luck explains nothing: the outcome's spread is the "
                 "decisions'.")
         part.add(s.finding("luck-share", text, kind="text"))

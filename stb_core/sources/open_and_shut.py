@@ -280,9 +280,8 @@ def scores_part(rules: Rules, solved: dict) -> Part:
            for c in ("optimal", "worst", "highest_tile", "loss")}
     spread = derived("spread", "difference", row["optimal"], row["worst"])
     s.quiet(row["optimal"], row["worst"])
-    compared = s.quiet(derived("rule_against_optimum", "relation", row["highest_tile"], row["optimal"]))
-    rule = (f"{s(row['loss'], number(3))} points below the optimum" if compared.value == "less" else
-            "the same as the optimum")
+    below = s.holds(derived("rule_against_optimum", "relation", row["highest_tile"], row["optimal"]), "==", "less")
+    rule = f"{s(row['loss'], number(3))} points below the optimum" if below else "the same as the optimum"
     part.add(s.finding("scores", f"Under traditional scoring best play scores {s(row['optimal'], number(3))} of "
                                  f"{rules.total} and the worst {s(row['worst'], number(3))}: a spread of "
                                  f"{s(spread, number(3))} points. The highest-tile rule scores "
@@ -351,9 +350,9 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
     pairs = Table("exhibit-G", exhibits["exhibit-G"])
     s = Sentence()
     everything, genuine = table.count("exceptions"), table.count("genuine", [("Kind", "==", "genuine")])
-    if genuine.value:
-        kind = ("all of them genuine" if genuine.value == everything.value else f"{s(genuine)} of them genuine")
-        s.quiet(genuine)
+    if s.holds(genuine, ">", 0):
+        kind = ("all of them genuine" if s.holds(genuine, "==", everything.value) else
+                f"{s(genuine)} of them genuine")
         over = table.count("over_a_point", [("Kind", "==", "genuine"), ("Points Lost", ">", 1)])
         text = (f"{s(everything, integer)} of the {s(pairs.count('pairs'), integer)} (board, roll) pairs are "
                 f"exceptions, {kind} "
@@ -362,18 +361,16 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
                 f"points at the median and "
                 f"{s(table.fact('largest_loss', 'Points Lost', 'max', [('Kind', '==', 'genuine')]), number(3))} "
                 f"at most; "
-                f"{s(over, counted('exception'))} cost{'s' if over.value <= 1 else ''} more than a whole point.")
+                f"{s(over, counted('exception'))} cost{'s' if s.holds(over, '<=', 1) else ''} more than a whole point.")
     else:
-        s.quiet(everything)
-        s.quiet(genuine)
-        listings = ("there is no exception at all" if everything.value == 0 else
-                    f"{s(everything, counted('exception'))}, "
-                    f"{'a cell listing tied moves' if everything.value == 1 else 'all cells listing tied moves'}")
+        cells = "a cell listing tied moves" if s.holds(everything, "==", 1) else "all cells listing tied moves"
+        listings = ("there is no exception at all" if s.holds(everything, "==", 0) else
+                    f"{s(everything, counted('exception'))}, {cells}")
         text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always optimal (within "
                 f"{tolerance:g}) under traditional scoring ({listings}).")
     part.add(s.finding("exceptions", text))
-    if genuine.value > 1:
-        s = Sentence()
+    s = Sentence()
+    if s.holds(genuine, ">", 1):
         largest = table.fact("largest_loss", "Points Lost", "max", [("Kind", "==", "genuine")])
         smallest = table.fact("smallest_loss", "Points Lost", "min", [("Kind", "==", "genuine")])
         part.add(s.finding("exceptions-alt", f"Dot plot of {s(genuine, counted('exception'))} ranked by points lost, "
@@ -395,8 +392,7 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     s = Sentence()
     row = {c: totals.cell(f"traditional_{c}", c, scoring="traditional")
            for c in ("optimal", "worst", "highest_tile", "loss", "loss_percent")}
-    if len(costly) == 0:
-        s.quiet(table.count("costly_decisions"))
+    if s.holds(table.count("costly_decisions"), "==", 0):
         part.add(s.finding("verdict", f"On {tiles_range(rules.tiles)} with these dice the highest-tile rule loses "
                                       f"nothing: it scores {s(row['highest_tile'], number(3))}, as optimal play does, "
                                       f"so the hypothesis holds."))
@@ -412,32 +408,30 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     moves = [("decision", "==", "move")]  # a choice of dice (one-die rules) has no move to name, and its loss is
     # in the whole (under the sum rule the rule's dice have never been seen to cost it anything)
     costly_moves = table.count("costly_moves", moves)
-    if costly_moves.value:
+    if s.holds(costly_moves, ">", 0):
         worst = {c: table.fact(f"worst_{c}", c, "first", where=moves, order=[("loss", "desc")])
                  for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
         most = {c: table.fact(f"most_{c}", c, "first", where=moves, order=[("weighted_loss", "desc")])
                 for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
         part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
-        s.quiet(most["weighted_loss"], costly_moves)
+        s.quiet(most["weighted_loss"])
         text += (f" Its worst single move is on {s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts "
                  f"{s(worst['policy_move'])} where {s(worst['optimal_move'])} is optimal, "
                  f"{s(worst['loss'], number(3))} points when it happens. The move that costs it most per game is on "
                  f"{s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} instead of "
                  f"{s(most['optimal_move'])}): {s(part_of, percent(1))} of the whole loss.")
     part.add(s.finding("verdict", text))
-    genuine = exceptions_found["exceptions"]
-    genuine = genuine[genuine["Kind"] == "genuine"]
-    if len(genuine):
-        shapes = Table("exceptions", exceptions_found["exceptions"])
-        s = Sentence()
-        g = [("Kind", "==", "genuine")]
-        count = shapes.count("genuine", g)
+    shapes = Table("exceptions", exceptions_found["exceptions"])
+    s = Sentence()
+    g = [("Kind", "==", "genuine")]
+    count = shapes.count("genuine", g)
+    if s.holds(count, ">", 0):
         same = shapes.count("same_size", [*g, ("pick_tiles", "==", "same")])
         more = shapes.count("more_tiles", [*g, ("pick_tiles", "==", "fewer than optimal")])
         fewer = shapes.count("fewer_tiles", [*g, ("pick_tiles", "==", "more than optimal")])
-        s.quiet(count, same, more, fewer)
-        if same.value:
-            lead = "In all" if same.value == count.value else f"In {s(same, integer)} of the"
+        s.quiet(more, fewer)
+        if s.holds(same, ">", 0):
+            lead = "In all" if s.holds(same, "==", count.value) else f"In {s(same, integer)} of the"
             example = shapes.fact("example_optimal", "Max Move", "first", [*g, ("pick_tiles", "==", "same")])
             pick = shapes.fact("example_pick", "Highest Tile Pick", "first", [*g, ("pick_tiles", "==", "same")])
             text = (f"{lead} {s(count, integer)} genuine exceptions the optimal move flips as many tiles as the "
@@ -445,18 +439,18 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
                     f"{s(pick, as_sets)}")
         else:
             text = f"In none of the {s(count)} genuine exceptions does the optimal move flip as many tiles as the pick"
-        if more.value == fewer.value == 0:
+        if s.holds(more, "==", 0) and s.holds(fewer, "==", 0):
             keeps = shapes.fact("keeps_top_tile", "keeps_top_tile", "all", g)
             text += ". So the *fewest tiles* half of the hypothesis is never wrong: every error is in its *highest " \
                     "tiles* half"
-            if s.quiet(keeps).value:
+            if s.holds(keeps, "==", True):
                 text += ", and in each the optimal move leaves the pick's highest tile open"
             text += "."
         else:
             text += f"; in {s(more)} it flips more tiles and in {s(fewer)} fewer."
         part.add(s.finding("shapes", text, kind="text"))
-    if len(costly) > 1:
-        s = Sentence()
+    s = Sentence()
+    if s.holds(table.count("costly_decisions"), ">", 1):
         count = s(table.count("costly_decisions"), counted("decision"))
         part.add(s.finding("costly-alt", f"Log-log scatter of {count}: points lost when the decision happens against "
                                          f"points lost per game.", kind="alt"))

@@ -42,7 +42,7 @@ from ..players import (
 from ..rules import InputError, Rules
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
-from .findings import Part, Sentence, Table, derived
+from .findings import Part, Sentence, Table, derived, parameter
 from .words import a_roll, counted, listing, number, percent, points
 
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
@@ -246,10 +246,9 @@ def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progr
     worst = {c: seats_table.fact(f"worst_{c}", c, "first", order=[("expected_payoff", "asc"), ("seat", "asc")])
              for c in ("seat", "expected_payoff")}
     split = seats_table.fact("split", "p_split_pot", "max")
-    even = s.quiet(best["expected_payoff"], worst["expected_payoff"],
-                   derived("all_even", "equal", best["expected_payoff"], worst["expected_payoff"]))
+    s.quiet(best["expected_payoff"], worst["expected_payoff"])
     setting = f"With {players} players ({scoring} scoring, a shut box paid {float(shut_pays):g})"
-    if even.value:
+    if s.holds(derived("all_even", "equal", best["expected_payoff"], worst["expected_payoff"]), "==", True):
         text = f"{setting}, every seat is worth the same: {s(best['expected_payoff'], stakes)} per round."
     else:
         text = (f"{setting}, the best seat is **seat {s(best['seat'])}**, worth {s(best['expected_payoff'], stakes)} "
@@ -282,6 +281,8 @@ def two_games_part(seats: Part) -> Part:
         return part
     table = part.table("two-games", two_games_table(result))
     s = Sentence()
+    s.holds(parameter("players", result.game.players), "==", 2)  # the previous edition's game: two players,
+    s.holds(parameter("scoring", result.game.scoring), "==", "sum")  # scoring the sum
     lower = {c: table.cell(f"lower_{c}", c, game="who finishes lower, no stakes")
              for c in ("first_wins", "tie", "second_wins")}
     game = table.frame["game"].iloc[1]
@@ -339,20 +340,20 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
                                players=row.players)
             shown.append(f"{row.scoring}, {row.players} players: {s(value, number(3))}")
         else:
-            s.quiet(table.cell(f"found_{row.scoring}_{row.players}", "found", scoring=row.scoring, players=row.players))
+            s.holds(table.cell(f"found_{row.scoring}_{row.players}", "found", scoring=row.scoring, players=row.players),
+                    "==", False)
             shown.append(f"{row.scoring}, {row.players} players: none found")
     part.add(s.finding("fair-alt", "Line chart of the fair bonus against players: " + "; ".join(shown) + ".",
                        kind="alt"))
     s = Sentence()
-    below = s.quiet(table.fact("sum_below_one", "below_one", "all", [("scoring", "==", "sum")]))
+    below = table.fact("sum_below_one", "below_one", "all", [("scoring", "==", "sum")])
     text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
-            "bonus below 1)." if below.value else
+            "bonus below 1)." if s.holds(below, "==", True) else
             "The fair bonus is not below 1 for every number of players with sum scoring.")
     part.add(s.finding("fair", text, kind="text"))
-    jumps = fair[fair["found"] & ~fair["exactly_even"]]
-    if len(jumps):
-        s = Sentence()
-        where = [("found", "==", True), ("exactly_even", "==", False)]
+    s = Sentence()
+    where = [("found", "==", True), ("exactly_even", "==", False)]
+    if s.holds(table.count("jump_count", where), ">", 0):
         listed = table.fact("jumps", "players", "list", where)
         scorings = table.fact("jump_scorings", "scoring", "list", where)
         s.quiet(listed, scorings)
@@ -394,7 +395,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
                        .reset_index(drop=True))
     s = Sentence()
     count = table.count("pairs")
-    if count.value:
+    if s.holds(count, ">", 0):
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
@@ -402,7 +403,6 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
                 f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     else:
-        s.quiet(count)
         text = f"The first seat plays exactly as solo play for {SOLO[result.game.scoring]} here."
     part.add(s.finding("first-seat", text))
     return part

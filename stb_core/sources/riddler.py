@@ -57,16 +57,16 @@ def value_part(rules: Rules) -> Part:
     value = table.cell("p_win", "p_win", one_die=rules.one_die)
     exact = table.cell("p_win_exact", "p_win_exact", one_die=rules.one_die)
     boards = s(of_rules("boards", "states", rules), integer)
-    if value.value == 0:
+    if s.holds(value, "==", 0):
         head = f"With perfect play the box is never shut ({s(value, percent(2))})"
     else:
         head = f"With perfect play the box is shut in **{s(value, percent(2))}** of games"
-    detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if exact.value else
+    detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if s.holds(exact, "!=", "") else
               f"{s(derived_value(value), number(6))}")
     part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_range(rules.tiles)}."))
 
     s = Sentence()
-    if not rules.has_one_die_rule:
+    if not s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):
         why = (f"one die: {s(parameter('one_die', rules.one_die))}" if rules.one_die == "never" else
                f"with {s(parameter('dice', rules.dice), lambda d: dice_words(d, rules.sides))} there is nothing to "
                f"choose")
@@ -75,12 +75,12 @@ def value_part(rules: Rules) -> Part:
         return part
     base = table.cell("p_win_never", "p_win", one_die="never")
     gain = s.quiet(base, value, derived("gain", "difference", value, base))
-    change = s.quiet(derived("gain_relation", "relation", value, base))
+    change = derived("gain_relation", "relation", value, base)
     many = all_dice(rules)
-    if change.value == "the same":
+    if s.holds(change, "==", "the same"):
         text = (f"The right to roll one die is worth nothing here: perfect play wins {s(value, percent(2))} of games "
                 f"with it and without it.")
-    elif base.value == 0:
+    elif s.holds(base, "==", 0):
         text = (f"The right to roll one die lifts the chance of shutting the box from {s(base, percent(0))}, with "
                 f"{many} always, to {s(value, percent(3))}.")
     else:
@@ -144,7 +144,7 @@ def where_one_die(summary, s: Sentence) -> str:
     """Where one die is the better choice, in words, with the facts that say so (``summary``: the exported
     one-die-by-sum table)."""
     threshold = sum_threshold_of(summary.frame)
-    if summary.count("one_die_boards", [("one_die_better", ">", 0)]).value == 0:
+    if s.holds(summary.count("one_die_boards", [("one_die_better", ">", 0)]), "==", 0):
         s.quiet(summary.fact("one_die_never_anywhere", "one_die_never", "all"))
         return "one die is never the better choice"
     if threshold is not None:
@@ -155,10 +155,9 @@ def where_one_die(summary, s: Sentence) -> str:
     always = summary.fact("totals_always", "open_sum", "list", [("one_die_always", "==", True)])
     some = summary.fact("totals_sometimes", "open_sum", "list", [("one_die_sometimes", "==", True)])
     parts = []
-    if always.value:
+    if s.holds(always, "!=", []):
         parts.append(f"on every board whose open tiles total {s(always, ranges)}")
-    if some.value:
-        s.quiet(some)
+    if s.holds(some, "!=", []):
         parts.append(f"on some of the boards totalling {s(some, ranges)}")
     return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"
 
@@ -177,9 +176,9 @@ def choice_part(rules: Rules) -> Part:
     other = choice.count("all_dice_better", [("best", "==", many)])
     equal = choice.count("equal", [("best", "==", "either")])
     where = where_one_die(by_sum, s)
-    offer = "offers" if boards.value == 1 else "offer"
+    offer = "offers" if s.holds(boards, "==", 1) else "offer"
     text = (f"{s(boards, counted('board'))} {offer} the choice; one die is better on {s(one)} and {many} "
-            f"on {s(other)}" + (f", and both are worth the same on {s(equal)}" if equal.value else "")
+            f"on {s(other)}" + (f", and both are worth the same on {s(equal)}" if s.holds(equal, ">", 0) else "")
             + f". By the sum of the open tiles, {where}.")
     part.add(s.finding("choice", text))
     s = Sentence()
@@ -217,15 +216,13 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
 
 def _holds_on(s: Sentence, true_on, boards) -> str:
     """``holds on all 8 boards it covers``, ``holds on 1 of the 7``, ``holds on none of the 8``."""
-    t, b = true_on.value, boards.value
-    s.quiet(true_on, boards)
-    if b == 0:
+    if s.holds(boards, "==", 0):
         return "covers no board here"
-    if b == 1:
-        return f"{'holds' if t else 'fails'} on the {s(boards, lambda n: 'one')} board it covers"
-    if t == b:
+    if s.holds(boards, "==", 1):
+        return f"{'holds' if s.holds(true_on, '>', 0) else 'fails'} on the {s(boards, lambda n: 'one')} board it covers"
+    if s.holds(true_on, "==", boards.value):
         return f"holds on all {s(boards)} boards it covers"
-    if t == 0:
+    if s.holds(true_on, "==", 0):
         return f"holds on none of the {s(boards)} boards it covers"
     return f"holds on {s(true_on)} of the {s(boards)} boards it covers"
 
@@ -248,10 +245,10 @@ def statements_part(rules: Rules, choice: Part) -> Part:
         opposite = table.cell(f"{key}_opposite_on", "opposite_on", key=key)
         clause = f"{label} {_holds_on(s, true_on, boards)}"
         verb = "is" if other == "one die" else "are"
-        if opposite.value and opposite.value == boards.value and boards.value > 1:
-            s.quiet(opposite)
+        several = s.holds(boards, ">", 1)
+        if several and s.holds(opposite, "==", boards.value) and boards.value > 0:
             clause += f": {other} {verb} better on every one of them"
-        elif opposite.value and boards.value > 1:
+        elif several and s.holds(opposite, ">", 0):
             clause += f"; {other} {verb} better on {s(opposite)} of them"
         clauses.append(clause)
     part.add(s.finding("statements", f"{clauses[0]}, and {clauses[1]}."))

@@ -62,8 +62,8 @@ def _lengths(s: Sentence, table: Table) -> str:
 
 def never_shut_reason(rules: Rules, s: Sentence) -> str:
     """Why no sequence shuts the box from the full board, when a simple reason exists."""
-    largest = s.quiet(of_rules("largest_roll", "largest_roll", rules))
-    if rules.tiles > largest.value:
+    largest = of_rules("largest_roll", "largest_roll", rules)
+    if s.holds(largest, "<", rules.tiles):
         return f" — no roll of {dice_words(rules.dice, rules.sides)} exceeds {s(largest)}, so tile {rules.tiles} " \
                f"is never shut —"
     return ""
@@ -76,8 +76,8 @@ def counts_part(rules: Rules, board: str = "") -> Part:
     full = part.table("counts-by-moves", counts_table(rules, rules.full_board))
     s = Sentence()
     total = full.fact("total", "sequences", "sum")
-    if total.value:
-        are = "is" if total.value == 1 else "are"
+    if s.holds(total, ">", 0):
+        are = "is" if s.holds(total, "==", 1) else "are"
         text = (f"From the full board of {tiles_range(rules.tiles)} there {are} "
                 f"**{s(total, counted('weighted winning sequence'))}**; the box can be shut {_lengths(s, full)}.")
         most = full.fact("most_at", "moves", "first", order=[("sequences", "desc")])
@@ -87,7 +87,6 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         part.add(a.finding("counts-alt", f"Dot plot, log scale: winning sequences by number of moves, shut "
                                          f"{lengths}; the most at {a(most, counted('move'))}.", kind="alt"))
     else:
-        s.quiet(total)
         part.add(s.finding("counts", f"No sequence of rolls and moves shuts the box from the full board of "
                                      f"{tiles_range(rules.tiles)}{never_shut_reason(rules, s)} and every count is "
                                      f"{s(total)}.", kind="text"))
@@ -96,9 +95,9 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         chosen = part.table("counts-for-board", counts_table(rules, mask))
         s = Sentence()
         total = chosen.fact("board_total", "sequences", "sum")
-        if total.value:
+        if s.holds(total, ">", 0):
             sequences = counted("weighted winning sequence")
-            are = "is" if total.value == 1 else "are"
+            are = "is" if s.holds(total, "==", 1) else "are"
             text = (f"From {board_label(mask)} there {are} {s(total, sequences)}; the box can "
                     f"be shut {_lengths(s, chosen)}.")
         else:
@@ -173,21 +172,20 @@ def partitions_part(rules: Rules) -> Part:
     sets, on = counts.fact("sets", "sets", "sum"), counts.fact("on_board", "on_board", "sum")
     cleared = boards.count("one_move_boards")
     s.quiet(on, cleared, derived("on_board_are_the_one_move_boards", "equal", on, cleared))
-    text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if sets.value == 1 else ''} up to a total "
+    text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if s.holds(sets, '==', 1) else ''} up to a total "
             f"{dice_words(rules.dice, rules.sides)} "
             f"can show; {s(cleared, counted('board'))} of {tiles_range(rules.tiles)} can be cleared by one roll.")
     off = derived("off_board", "difference", sets, on)
-    if off.value:
+    if s.holds(off, ">", 0):
         listed = ""
-        if sets.value <= LIST_LIMIT:
+        if s.holds(sets, "<=", LIST_LIMIT):
             every = part.table("partition-sets", partition_list(rules))
             listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
                               lambda v: listing(v, most=6))
         text += (f" The difference is the {s(off, counted('set'))} that need a tile above {rules.tiles}{listed} — they "
                  f"can never occur in this game.")
     else:
-        s.quiet(off)
-        if sets.value <= LIST_LIMIT:
+        if sets.value <= LIST_LIMIT:  # the table of sets is exported; the sentence does not list them
             part.table("partition-sets", partition_list(rules))
         text += " Every set fits on this board."
     part.add(s.finding("one-move", text, kind="text"))
@@ -276,10 +274,10 @@ def example_part(rules: Rules) -> Part:
     moves = table.fact("moves", "move", "list")
     rule = table.fact("rule_pick", "move", "first", order=[("sequences_after", "desc")])
     best = table.fact("best_pick", "move", "first", order=[("p_win_after", "desc")])
-    same = s.quiet(derived("same_move", "equal", rule, best))
+    same = s.holds(derived("same_move", "equal", rule, best), "==", True)
     text = (f"Open {board_label(board)}, roll {EXAMPLE_ROLL}: the legal moves are {s(moves, lambda v: '; '.join(v))}. "
             f"The most-sequences rule shuts {s(rule)}; the move with the best chance of shutting the box is "
-            f"{s(best)}" + (" — the same move." if same.value else " — a different move."))
+            f"{s(best)}" + (" — the same move." if same else " — a different move."))
     part.add(s.finding("example", text, kind="text"))
     return part
 
@@ -307,8 +305,8 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
     s = Sentence()
     rule = table.cell("p_win_rule", "exact_p_win", policy="sequence-count")
     best = table.cell("p_win_optimal", "exact_p_win", policy="optimal")
-    compared = s.quiet(rule, best, derived("rule_against_optimal", "relation", rule, best))
-    if compared.value == "the same":
+    s.quiet(rule, best)
+    if s.holds(derived("rule_against_optimal", "relation", rule, best), "==", "the same"):
         text = (f"On {tiles_range(rules.tiles)} the most-sequences rule loses nothing from the full board: it wins "
                 f"{s(rule, percent(3))} of games, as optimal play does.")
     else:
@@ -322,22 +320,20 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
     errors = part.table("rule-vs-optimal-pairs", rule_errors(rules))
     s = Sentence()
     pairs = errors.count("pairs")
-    if pairs.value:
+    if s.holds(pairs, ">", 0):
         misled = errors.count("misled", [("more_sequences", "==", True)])
-        s.quiet(misled)
-        where = "at every one of them" if misled.value == pairs.value else f"at {s(misled)} of them"
+        where = "at every one of them" if s.holds(misled, "==", pairs.value) else f"at {s(misled)} of them"
         text = (f"The rule errs at **{s(pairs, counted('(board, roll) pair'))}** (on every board, reached or not); "
                 f"{where} its move leaves more winning sequences than the optimal move — which is what misled it. "
                 f"The table below lists them, the costliest first.")
     else:
-        s.quiet(pairs)
         text = "The rule never plays a move with a smaller chance of winning than the optimal one on any board."
     part.add(s.finding("rule-errors", text, kind="text"))
 
     losses = part.table("rule-decision-losses", rule_losses(rules))
     s = Sentence()
     costly = losses.count("costly")
-    if costly.value:
+    if s.holds(costly, ">", 0):
         total = losses.fact("total_loss", "weighted_loss", "sum")
         gap = derived("gap", "difference", best, rule)
         s.quiet(rule, best, gap, derived("losses_make_the_gap", "equal", total, gap))
@@ -345,15 +341,15 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         share = losses.fact("top_share", "share_of_loss", "sum", [("rank", "<=", top)])
         first = {c: losses.fact(f"first_{c}", c, "value", [("rank", "==", 1)])
                  for c in ("board", "decision", "roll", "source_rule_move", "optimal_move", "share_of_loss")}
-        s.quiet(first["decision"])
-        if first["decision"].value == "dice":  # one die or all of them, where the rules give the choice
+        if s.holds(first["decision"], "==", "dice"):  # one die or all of them, where the rules give the choice
             s.quiet(first["roll"])
             decision = (f"the choice of dice on {s(first['board'])}, where the rule chooses to "
                         f"{s(first['source_rule_move'])} and optimal play to {s(first['optimal_move'])}")
         else:
             decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
                         f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
-        text = (f"{s(costly, counted('decision'))} the rule actually faces cost{'s' if costly.value == 1 else ''} "
+        costs = "costs" if s.holds(costly, "==", 1) else "cost"
+        text = (f"{s(costly, counted('decision'))} the rule actually faces {costs} "
                 f"winning chance; together they cost "
                 f"{s(total, points(3))} per game, the whole gap. ")
         if top > 1:
@@ -362,8 +358,7 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         else:
             s.quiet(share, first["share_of_loss"])
             text += f"All of it is one decision: {decision}."
-    elif pairs.value:
-        s.quiet(costly)
+    elif s.holds(pairs, ">", 0):
         text = ("The rule's mistakes cost nothing in play: from the full board it never reaches a board where one of "
                 f"them costs winning chance ({s(costly, counted('costly decision'))} among those it faces).")
     else:

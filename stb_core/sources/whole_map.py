@@ -26,7 +26,7 @@ from ..rules import InputError, Rules
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
-from .findings import Part, Sentence, derived
+from .findings import Part, Sentence, derived, parameter
 from .words import (
     all_dice,
     counted,
@@ -131,7 +131,7 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     optimal_gap = forced.fact("optimal_difference", "difference", "max", [("policy", "==", "optimal")])
     worst_gap = forced.fact("worst_difference", "difference", "max", [("policy", "==", "worst")])
     s.quiet(optimal_gap, worst_gap)
-    if rules.dice == 1:
+    if s.holds(parameter("dice", rules.dice), "==", 1):
         text = ("With one die there is nothing to choose: one die allowed and one die forced are the same game, and "
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         s.quiet(optimal_gap)
@@ -194,7 +194,7 @@ def prices_part(rules: Rules) -> Part:
            for c in ("loss_percent", "policy", "objective")}
     high = {c: prices.fact(f"most_{c}", c, "first", losing, [("loss_percent", "desc")])
             for c in ("loss_percent", "policy", "objective")}
-    if high["loss_percent"].value == 0:
+    if s.holds(high["loss_percent"], "==", 0):
         s.quiet(*low.values(), *high.values())
         text = "No policy loses anything against optimal play on this board: every loss is 0%."
     else:
@@ -203,9 +203,9 @@ def prices_part(rules: Rules) -> Part:
                 f"{s(high['objective'], named)}).")
     part.add(s.finding("prices", text, kind="text"))
     s = Sentence()
-    most = [s.quiet(prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)],
-                                [("loss_percent", "desc")])) for o in SCORINGS_OF_SOURCES]
-    if all(m.value == "worst" for m in most):
+    most = [prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)], [("loss_percent", "desc")])
+            for o in SCORINGS_OF_SOURCES]
+    if all([s.holds(m, "==", "worst") for m in most]):
         tail = "the worst play loses most in each"
     else:
         tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
@@ -256,7 +256,7 @@ def mistakes_part(rules: Rules) -> Part:
     losses = part.table("decision-losses", decision_losses(rules, "win", "highest-tile"))
     s = Sentence()
     faced = losses.count("faced")
-    if faced.value:
+    if s.holds(faced, ">", 0):
         total = losses.fact("total_loss", "weighted_loss", "sum")
         costly = losses.count("costly", [("loss", ">", 0)])
         part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of "
@@ -311,14 +311,14 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     s = Sentence()
     target = [("objective", "==", card_objective)]
     within = [*target, ("loss_percent", "<=", margin_percent)]
-    close = s.quiet(cards.count("within_margin", within))
-    order = [("lines", "asc"), ("loss", "asc"), ("card", "asc")] if close.value else \
+    close = s.holds(cards.count("within_margin", within), ">", 0)
+    order = [("lines", "asc"), ("loss", "asc"), ("card", "asc")] if close else \
         [("loss", "asc"), ("lines", "asc"), ("card", "asc")]
-    pick = {c: cards.fact(f"card_{c}", c, "first", within if close.value else target, order)
+    pick = {c: cards.fact(f"card_{c}", c, "first", within if close else target, order)
             for c in ("card", "value", "optimal_value", "loss_percent")}
     show = percent(2) if card_objective == "win" else number(3)
     how = (f"the simplest within {margin_percent:g}% of the optimum for {named(card_objective)}"
-           if close.value else f"no card is within {margin_percent:g}% of the optimum for "
+           if close else f"no card is within {margin_percent:g}% of the optimum for "
                                f"{named(card_objective)}, so the best of all")
     part.add(s.finding("recommended-card", f"The recommended card — {how} — is “**{s(pick['card'])}**”: "
                                            f"{s(pick['value'], show)} against the optimum's "
@@ -358,7 +358,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     s = Sentence()
     longest = cards.fact("longest_searched", "lines", "max", target)
     shortest_best = own.fact("front_longest", "lines", "max")
-    if shortest_best.value < longest.value:
+    if s.holds(shortest_best, "<", longest.value):
         part.add(s.finding("no-longer", f"No card of more than {s(shortest_best, plural_lines)} does better for "
                                         f"{named(card_objective)}: the cards searched have up to "
                                         f"{s(longest, plural_lines)}, and further lines never lower the loss.",
@@ -370,17 +370,15 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
     exceptions = part.table("card-exceptions", card_losses(rules, card, card_objective))
     part.shown["card_is_highest_tile"] = differ.value == 0 and card_objective == "win"
-    if differ.value == 0:
-        where = ("those of section 3" if card_objective == "win" else
+    if s.holds(differ, "==", 0):
+        where = ("those of section 3" if s.holds(parameter("card_objective", card_objective), "==", "win") else
                  f"the highest-tile rule's, listed below for {named(card_objective)}")
         text = (f"The card “{card.name}” plays exactly the moves of the highest-tile rule (it plays differently at "
                 f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are {where}.")
-    elif len(exceptions):
-        s.quiet(differ)
+    elif s.holds(exceptions.count("exceptions"), ">", 0):
         text = (f"The exceptions worth learning: the {s(exceptions.count('exceptions'), counted('position'))} where "
                 f"“{card.name}” costs the most per game.")
     else:
-        s.quiet(differ, exceptions.count("exceptions"))
         text = f"The card “{card.name}” loses nothing in any decision it faces."
     part.add(s.finding("card-exceptions", text, kind="text"))
     sources = {"chapter 1: tiles 1–10": replace(rules, **PLAIN, tiles=10),
@@ -506,19 +504,18 @@ def ties_part(rules: Rules) -> Part:
     s = Sentence()
     tied = ties.cell("tied_pairs", "tied_pairs", objective="win")
     largest = spread.fact("largest_spread", "spread", "max")
-    have = "has" if tied.value in (0, 1) else "have"  # "no pair has", "1 pair has", "2 pairs have"
+    have = "has" if s.holds(tied, "in", [0, 1]) else "have"  # "no pair has", "1 pair has", "2 pairs have"
     text = f"For the chance of winning, {s(tied, counted('(board, roll) pair'))} {have} tied moves."
-    if largest.value > 0:
+    if s.holds(largest, ">", 0):
         shut = spread.fact("shut_box_spread", "spread", "max", [("final_sum", "<=", rules.win_at_most)])
         text += (f" Changing the tie-break shifts up to {s(largest, points(3))} (percentage points) of probability "
                  f"from one final sum to another")
         text += (f", but never changes the chance of a shut box (its spread is {s(shut, number(0))})."
-                 if shut.value == 0 else ".")
+                 if s.holds(shut, "==", 0) else ".")
     else:
-        s.quiet(largest)
         text += " The tie-break never changes the final-sum distribution here."
     same = [t for t in TIE_BREAKS if t != "canonical"
-            and s.quiet(spread.fact(f"{t}_difference", f"{t}_minus_canonical", "max")).value == 0]
+            and s.holds(spread.fact(f"{t}_difference", f"{t}_minus_canonical", "max"), "==", 0)]
     if same and largest.value > 0:
         text += (f" Here {listing(same)} play{'s' if len(same) == 1 else ''} the same moves as canonical wherever it "
                  f"matters: {'its' if len(same) == 1 else 'their'} distribution is the canonical one.")
@@ -582,16 +579,14 @@ def openings_part(rules: Rules) -> Part:
     advice = part.table("dice-advice", dice_advice(chosen))
     s = Sentence()
     boards = advice.count("boards")
-    if boards.value:
+    if s.holds(boards, ">", 0):
         ones = advice.count("one_die_better", [("best", "==", "one die")])
         when = ONE_DIE_WHEN[chosen.one_die]
         whose = "" if chosen is rules else " under the pub rule"
         text = (f"Where one die may be chosen ({when}{whose}), one die is the better roll "
-                + (f"on all {s(boards, counted('board'))}." if ones.value == boards.value else
+                + (f"on all {s(boards, counted('board'))}." if s.holds(ones, "==", boards.value) else
                    f"on {s(ones, integer)} of the {s(boards, counted('board'))}."))
-        s.quiet(ones)
     else:
-        s.quiet(boards)
         text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers one "
                 f"die.")
     part.add(s.finding("dice-advice", text, kind="text"))
@@ -631,10 +626,10 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
         zero = table.fact(f"zero_tiles_{d}", "tiles", "list", [*where, ("p_win", "==", 0)])
         largest = table.fact(f"largest_roll_{d}", "largest_roll", "max", where)
         name = dice_words(d, rules.sides)
-        s.quiet(zero, largest)
+        s.quiet(largest)
         below = [n for n in zero.value if n <= largest.value]
         beyond = [n for n in zero.value if n > largest.value]
-        if not zero.value:
+        if s.holds(zero, "==", []):
             clauses.append(f"with {name} the box can be shut on every board of up to {plural(max_tiles, 'tile')}")
             continue
         parts = []
