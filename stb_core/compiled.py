@@ -190,9 +190,11 @@ def solve_values(game: Game, objective, ranking: Ranking, progress=None, record:
     mode = kernels.TABLE if ranking.table is not None else moves.mode
     ranked = ranking_arguments(ranking, ranking.values * objective.sense, values)
 
+    recorded = sigma if record else _dummy_table(game)  # a given table is read, never written (it may be read-only)
+
     def run(first, last):
         kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, sigma, values, 0.0, game.won, plan,
-                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, dice, record, sigma)
+                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, dice, record, recorded)
     _in_chunks(game.states, run, progress)
     if not one_die:
         dice = np.broadcast_to(np.int8(game.rules.dice), (game.states,))

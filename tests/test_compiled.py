@@ -107,3 +107,16 @@ def test_large_board_paths_agree(one_die):
 def test_compiled_path_refuses_what_it_cannot_do(arguments, message):
     with pytest.raises(RulesError, match=message):
         solve(Rules(tiles=4), "win", **arguments)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=6), Rules(tiles=4, layout="double-shutter"),
+                                   Rules(tiles=5, moves="die-or-sum", one_die="high-shut")], ids=str)
+def test_a_given_move_table_is_read_and_never_written(rules):
+    """A policy given as a read-only move table (another solve's, as chapter 6's cards are valued) plays on the
+    compiled path exactly as on numpy's: the kernel reads the table and writes no move table of its own."""
+    from stb_core.policies import table_policy
+
+    sigma = solve(rules, "remaining-sum").sigma.copy()
+    sigma.flags.writeable = False
+    policy = table_policy("the least sum's moves", sigma)
+    same_solution(evaluate(rules, "win", policy, path="compiled"), evaluate(rules, "win", policy, path="numpy"))
