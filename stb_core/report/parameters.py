@@ -287,8 +287,7 @@ DOMAINS: dict[str, Domain] = {
         Parameter("margin_percent", float, "the strategy card must get within this % of the optimum", 0.0, 100.0),
         Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2),
         Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES[:3]),
-    ), (_rules_hold, covers("chapter 6", layout=ROW, one_die=NAMED_ONE_DIE,
-                            moves=(("sum",), "its strategy cards and rules of thumb read moves by the total rolled"))),
+    ), (_rules_hold,),
         quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
     "07-pub-game": Domain((
         Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4, audit=3),

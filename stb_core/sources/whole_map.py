@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
-from ..boards import board_label, board_mask
+from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
 from ..choice import TIE_BREAKS, no_loss
 from ..game import game_of
@@ -40,6 +40,7 @@ from .words import (
     plural,
     points,
     share,
+    tiles_of,
     tiles_range,
 )
 
@@ -56,6 +57,14 @@ VARIANTS = {
     "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
 }
 PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win_at_most": 0}
+SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
+
+
+def source_rules(rules: Rules, tiles: int, variant: str | None = None) -> Rules:
+    """A source's game on this run's dice: one row of ``tiles`` tiles, the sum rule, and the named variant's
+    options (None: the plain game)."""
+    return replace(variant_rules(rules, variant, tiles) if variant else replace(rules, **PLAIN, tiles=tiles),
+                   **SOURCE_BOARD)
 
 
 def variant_rules(rules: Rules, variant: str, tiles: int | None = None) -> Rules:
@@ -113,7 +122,7 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     on = [("objective", "==", "win"), ("policy", "==", "optimal"), ("tiles", "==", rules.tiles)]
     low = {c: variants.fact(f"lowest_{c}", c, "first", on, [("value", "asc")]) for c in ("value", "variant_name")}
     high = {c: variants.fact(f"highest_{c}", c, "first", on, [("value", "desc")]) for c in ("value", "variant_name")}
-    part.add(s.finding("variants", f"With optimal play on {tiles_range(rules.tiles)}, the chance of shutting the box "
+    part.add(s.finding("variants", f"With optimal play on {tiles_of(rules)}, the chance of shutting the box "
                                    f"runs from {s(low['value'], percent(2))} ({s(low['variant_name'])}) to "
                                    f"{s(high['value'], percent(2))} ({s(high['variant_name'])})."))
     s = Sentence()
@@ -214,7 +223,7 @@ def prices_part(rules: Rules) -> Part:
     part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
                        f"{tail}.",
                        kind="alt"))
-    ten = replace(rules, tiles=10, one_die="never", one_die_forced=False)
+    ten = source_rules(rules, 10)
     gap = part.table("source-000-gap", policy_prices(ten, {"optimal": "optimal", "sequence-count": "sequence-count",
                                                             "highest-tile": "highest-tile", "random": "random"},
                                                      ("win",)))
@@ -381,10 +390,10 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     else:
         text = f"The card “{card.name}” loses nothing in any decision it faces."
     part.add(s.finding("card-exceptions", text, kind="text"))
-    sources = {"chapter 1: tiles 1–10": replace(rules, **PLAIN, tiles=10),
-               "chapters 3 and 5: tiles 1–9": replace(rules, **PLAIN, tiles=9),
-               "chapter 2: one die once every tile from 7 up is shut": variant_rules(rules, "high-shut", 9),
-               "chapter 4: won at 3 or less": variant_rules(rules, "won-at-3", 9)}
+    sources = {"chapter 1: tiles 1–10": source_rules(rules, 10),
+               "chapters 3 and 5: tiles 1–9": source_rules(rules, 9),
+               "chapter 2: one die once every tile from 7 up is shut": source_rules(rules, 9, "high-shut"),
+               "chapter 4: won at 3 or less": source_rules(rules, 9, "won-at-3")}
     by_source = fronts_by_rules(sources, ("win", "remaining-sum"), card_lines, progress=progress)
     part.table("cards-by-source", by_source.assign(objective_name=by_source["objective"].map(named)))
     return part
@@ -536,14 +545,16 @@ def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
     """For each first roll with a legal move: the best first move, the value after it, and the runner-up (None
     when the move is forced)."""
     solution = solve(rules, objective)
+    game = solution.game
+    label = game.layout.label
     rows = []
-    for roll in rules.dice_weights(rules.dice):
+    for roll in game.chances(rules.dice):
         moves = solution.move_values(rules.full_board, roll)
         if not moves:
             continue
         (best, value), *rest = moves
-        rows.append({"objective": objective, "roll": roll, "best_move": board_label(board_mask(best)),
-                     "value_after": float(value), "runner_up": board_label(board_mask(rest[0][0])) if rest else None,
+        rows.append({"objective": objective, "roll": game.roll_column([roll])[0], "best_move": label(board_mask(best)),
+                     "value_after": float(value), "runner_up": label(board_mask(rest[0][0])) if rest else None,
                      "runner_up_value": float(rest[0][1]) if rest else np.nan, "legal_moves": len(moves)})
     return pd.DataFrame(rows, columns=OPENING_COLUMNS)
 
@@ -558,7 +569,11 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     return table.sort_values(["open_sum", "board_mask"], kind="stable").reset_index(drop=True)
 
 
-ONE_DIE_WHEN = {"sum-le-6": "6 or less left", "high-shut": "every tile from 7 up shut"}
+def one_die_when(rules: Rules) -> str:
+    """When the rules let a player roll one die, in words: ``6 or less left``, ``every tile from 7 up shut``."""
+    if rules.one_die_threshold is not None:
+        return f"{rules.one_die_threshold} or less left"
+    return "every tile from 7 up shut"
 
 
 def advice_rules(rules: Rules) -> Rules:
@@ -571,7 +586,7 @@ def openings_part(rules: Rules) -> Part:
     openings = part.table("opening-moves", pd.concat([opening_moves(rules, o) for o in ("win", "remaining-sum")],
                                                      ignore_index=True))
     s = Sentence()
-    if len(openings) == 0:
+    if s.holds(openings.count("openings"), "==", 0):
         part.add(s.finding("openings", f"No roll of {dice_words(rules.dice, rules.sides)} has a legal move from the "
                                        f"full board ({s(openings.count('openings'), integer)} opening moves), so there "
                                        f"is no opening move to choose.", kind="text"))
@@ -581,7 +596,7 @@ def openings_part(rules: Rules) -> Part:
     boards = advice.count("boards")
     if s.holds(boards, ">", 0):
         ones = advice.count("one_die_better", [("best", "==", "one die")])
-        when = ONE_DIE_WHEN[chosen.one_die]
+        when = one_die_when(chosen)
         whose = "" if chosen is rules else " under the pub rule"
         text = (f"Where one die may be chosen ({when}{whose}), one die is the better roll "
                 + (f"on all {s(boards, counted('board'))}." if s.holds(ones, "==", boards.value) else
@@ -615,9 +630,20 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
     return pd.DataFrame(rows)
 
 
+def more_dice(rules: Rules) -> tuple[int, ...]:
+    """Three dice beside the run's, where its move rule takes three (die-or-sum reads one die or two)."""
+    from ..rules import InputError
+
+    try:
+        replace(rules, dice=3)
+    except InputError:
+        return ()
+    return (3,)
+
+
 def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
     part = Part()
-    counts = tuple(dict.fromkeys((rules.dice, 3)))
+    counts = tuple(dict.fromkeys((rules.dice, *more_dice(rules))))
     table = part.table("more-tiles", more_tiles_table(rules, max_tiles, counts, log=progress))
     s = Sentence()
     clauses = []
@@ -680,7 +706,7 @@ def solve_times(measured: pd.DataFrame) -> pd.DataFrame:
 def published_claims(rules: Rules, prices: Part) -> dict:
     """What the engine computes for each published claim the chapter recomputes (``data/published/<stem>.csv``)."""
     gap = prices["source-000-gap"].set_index("policy")["value"]
-    return {"riddler_value": float(solve(variant_rules(rules, "high-shut", 9), "win").value()),
+    return {"riddler_value": float(solve(source_rules(rules, 9, "high-shut"), "win").value()),
             "source000_rule": gap["sequence-count"], "source000_random": gap["random"]}
 
 
@@ -715,13 +741,13 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
 
     main, compare = solve_estimate(rules), solve_estimate(replace(rules, tiles=compare_tiles))
     exact = solve_estimate(rules, exact=True) if rules.tiles <= 12 else main
-    nine = solve_estimate(replace(rules, tiles=10))
+    nine = solve_estimate(source_rules(rules, 10))
     cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once
     cost = solve_cost(rules)
     total = (main + compare) * 36 + main * 60 + nine * 6 + exact * 15
     total = total + main * (cards * 3) + Estimate(cards * cost.pairs * 1e-7) + nine * (cards * 2 * 4)
     for n in range(1, max_tiles + 1):
-        for d in dict.fromkeys((rules.dice, 3)):
+        for d in dict.fromkeys((rules.dice, *more_dice(rules))):
             game = replace(rules, tiles=n, dice=d)
             total = total + solve_estimate(game) * 3 + (solve_estimate(game, exact=True) if n <= 12 else Estimate())
     return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves

@@ -272,6 +272,14 @@ def tiles_range(tiles: int) -> str:
     return "tile 1" if tiles == 1 else f"tiles 1–{tiles}"
 
 
+def tiles_of(rules, *sizes: int) -> str:
+    """The boards a run plays, in words: ``tiles 1–9`` (``tiles 1–9 and 1–10`` for each of ``sizes``; default the
+    run's), and on Double Shutter ``tiles 1–5 of a Double Shutter`` (the front row's tiles)."""
+    first, *more = dict.fromkeys(sizes or (rules.tiles,))
+    text = tiles_range(first) + "".join(f" and 1–{n}" for n in more)
+    return text + (" of a Double Shutter" if rules.layout == "double-shutter" else "")
+
+
 def ranges(values: Sequence[int]) -> str:
     """``[1, 2, 3, 5, 7, 8]`` -> ``1–3, 5, 7 and 8``."""
     runs, start = [], None
