@@ -483,10 +483,11 @@ VARIANT_RULES = {"all-dice": {}, "high-shut": {"one_die": "high-shut"}, "pub-all
 
 def variants_are_the_reference(record, tables, values, rules):
     """Each variant's optimal chance of winning on small boards, from the reference solver on the rules the
-    variant names (written out here, not taken from the library)."""
+    variant names (written out here, not taken from the library), on the run's board and move rule."""
     rows = tables["variants"].query("objective == 'win' and policy == 'optimal' and tiles <= 5")
     for row in rows.itertuples():
-        game = Rules(tiles=row.tiles, dice=rules.dice, sides=rules.sides, **VARIANT_RULES[row.variant])
+        game = Rules(tiles=row.tiles, dice=rules.dice, sides=rules.sides, layout=rules.layout, moves=rules.moves,
+                     **VARIANT_RULES[row.variant])
         assert same(row.value, float(reference_value(game, "win"))), row
 
 
@@ -510,6 +511,9 @@ def more_tiles_are_the_reference(record, tables, values, rules):
 @example(values=case("06-whole-map", dice=1, sides=12))
 @example(values=case("06-whole-map", tiles=4, dice=3, sides=2, one_die="sum-le-6", one_die_forced=True,
                      win_at_most=1, max_tiles=7, card_objective="remaining-sum"))  # '0 on 3 tile' (a fresh fuzz)
+@example(values=case("06-whole-map", tiles=4, dice=3, sides=2, one_die="high-shut", one_die_forced=True,
+                     max_per_move=3, win_at_most=1, layout="double-shutter", compare_tiles=6, max_tiles=2))
+@example(values=case("06-whole-map", tiles=6, moves="die-or-sum", one_die="sum-le-4"))  # the rules chapter 6 refused
 @settings(AUDIT, max_examples=examples(5))
 def test_chapter_6(values, tmp_path_factory):
     audit("06-whole-map", values, tmp_path_factory,

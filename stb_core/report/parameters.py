@@ -244,7 +244,6 @@ def _scoring_fits(values: dict) -> str | None:
 
 
 ROW = (("row",), "it is defined on one row of tiles 1 to tiles")
-NAMED_ONE_DIE = (ONE_DIE_OPTIONS, "its tables compare these one-die rules by name")
 SOURCE_ROW = (("row",), "its tables name states by their tile numbers on one row, as the source's do")
 
 DOMAINS: dict[str, Domain] = {
@@ -259,7 +258,7 @@ DOMAINS: dict[str, Domain] = {
                                                                     "total")), _board_fits),
         {"tiles": 8, "games": 5_000}),
     "02-riddler-one-die": Domain(rule_parameters(tiles(16, quick=12, audit=8)), (
-        _rules_hold, covers("chapter 2", one_die=NAMED_ONE_DIE, one_die_forced=(
+        _rules_hold, covers("chapter 2", one_die_forced=(
             (False,), "it weighs rolling one die against all of them, a choice a forced die takes away"))),
         quick={"tiles": 8}),
     "03-open-and-shut": Domain((

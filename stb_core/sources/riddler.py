@@ -25,12 +25,14 @@ from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import all_dice, apart, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
 
 EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
-RULE_NAMES = {"never": "all the dice always", "high-shut": "one die once every tile from 7 up is shut",
-              "sum-le-6": "one die once the open tiles total 6 or less"}
 
 
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
-ONE_DIE_WORDS = {"never": "never", "high-shut": "once 7 and up are shut", "sum-le-6": "at 6 or less left"}
+def one_die_words(option: str) -> str:
+    """When a one-die rule allows one die: ``never``, ``once 7 and up are shut``, ``at 6 or less left``."""
+    threshold = Rules(one_die=option).one_die_threshold
+    return {"never": "never", "high-shut": "once 7 and up are shut"}.get(option) or f"at {threshold} or less left"
+
 
 def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
@@ -38,10 +40,10 @@ def contrast_table(rules: Rules) -> pd.DataFrame:
     row is this run's rule."""
     exact = rules.positions <= EXACT_UP_TO
     rows = []
-    for option in ONE_DIE_OPTIONS:
+    for option in dict.fromkeys((*ONE_DIE_OPTIONS, rules.one_die)):  # the named rules, and this run's
         variant = replace(rules, one_die=option)
         value = solve(variant, "win", exact=exact).value()
-        rows.append({"one_die": option, "one_die_rule": ONE_DIE_WORDS[option], "rules": variant.describe(),
+        rows.append({"one_die": option, "one_die_rule": one_die_words(option), "rules": variant.describe(),
                      "p_win": float(value),
                      "p_win_exact": fraction(value) if exact else "", "this_run": option == rules.one_die})
     table = pd.DataFrame(rows)
