@@ -117,3 +117,36 @@ def test_more_tiles_zero_beyond_twelve_with_two_dice():
     assert (two.loc[13:, "p_win"] == 0).all() and (two.loc[:12, "p_win_exact"] != "").all()
     assert float(Fraction(two.loc[9, "p_win_exact"])) == pytest.approx(two.loc[9, "p_win"], abs=1e-15)
     assert (table[table["dice"] == 3].set_index("tiles").loc[13:, "p_win"] > 0).all()
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=4, layout="double-shutter"), Rules(tiles=6, moves="die-or-sum"),
+                                   Rules(tiles=5)], ids=str)
+def test_opening_moves_shut_tiles_worth_the_roll(rules):
+    """Each opening move is named by the board's own tiles (``b4``: the back tile worth 4) and the tiles it names
+    are worth the roll: their values add up to the total, or (die-or-sum) one tile equals a die or the dice's sum."""
+    from stb_core.sources.whole_map import opening_moves
+
+    table = opening_moves(rules)
+    assert len(table)
+    for row in table.itertuples():
+        for move in (row.best_move, row.runner_up):
+            if not isinstance(move, str):  # no runner-up: the move was forced
+                continue
+            worth = [int(t.strip().lstrip("b")) for t in move.strip("{}").split(",")]
+            if rules.moves == "sum":
+                assert sum(worth) == row.roll, row
+            else:
+                dice = [int(d) for d in str(row.roll).split(",")]
+                assert len(worth) == 1 and worth[0] in (*dice, sum(dice)), row
+
+
+def test_the_sources_games_are_theirs_on_any_board():
+    """Chapter 1's board and the Riddler's game, which chapter 6 quotes, are one row under the sum rule whatever
+    board the run plays: the same table on a Double Shutter or die-or-sum run as on a row."""
+    from stb_core.sources.whole_map import prices_part, published_claims
+
+    row = prices_part(Rules(tiles=4))
+    for other in (Rules(tiles=4, layout="double-shutter"), Rules(tiles=4, moves="die-or-sum")):
+        prices = prices_part(other)
+        assert prices["source-000-gap"].equals(row["source-000-gap"])
+        assert published_claims(other, prices) == published_claims(Rules(tiles=4), row)
