@@ -30,6 +30,7 @@ board (``Game.one_die``, ``Game.won``); everything else reads the game.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -205,6 +206,14 @@ class Rules:
     def distinct_totals(self) -> int:
         """How many different totals a roll of all the dice can show."""
         return len(self.roll_weights)
+
+    @property
+    def distinct_rolls(self) -> int:
+        """How many different rolls all the dice can show, as the move rule reads a roll: its total under the sum
+        rule, the dice themselves (in any order: 3,4 is 4,3) under a dice-based rule."""
+        if self.moves == "sum":
+            return self.distinct_totals
+        return math.comb(self.sides + self.dice - 1, self.dice)
 
     @property
     def largest_roll(self) -> int:

@@ -253,3 +253,11 @@ def test_cells_at_is_ufunc_at_on_a_table():
     cells_at(np.add, column, rows, cells)
     np.add.at(expected, rows, cells)
     assert np.array_equal(column, expected)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(dice=3, sides=4), Rules(dice=1, sides=12), Rules(moves="die-or-sum"),
+                                   Rules(moves="die-or-sum", dice=1, sides=9), Rules(moves="die-or-sum", sides=3)],
+                         ids=str)
+def test_distinct_rolls_are_the_games_outcomes_of_all_the_dice(rules):
+    """What the rules count as different rolls (totals, or the dice in any order) is what the game tells apart."""
+    assert rules.distinct_rolls == len(game_of(rules).chances(rules.dice))

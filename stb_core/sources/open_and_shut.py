@@ -28,7 +28,7 @@ from ..rules import Rules
 from ..sweep import Solution
 from ..tables import legal_moves_table
 from ..valuation import evaluate
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules, parameter
 from .words import a_roll, as_sets, compact, counted, integer, listing, number, percent, share, tiles_range
 
 TIE_TOLERANCE = 0.0001  # the source's get_optimal_move: moves within this of the chosen one are listed
@@ -463,11 +463,12 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
     pairs = Table("exhibit-G", exhibits["exhibit-G"])
     s = Sentence()
     boards, outcomes = of_rules("boards", "states", rules), of_rules("outcomes", "throws", rules)
-    totals = of_rules("totals", "distinct_totals", rules)
-    s.quiet(boards, outcomes, totals)
+    rolls = of_rules("rolls", "distinct_rolls", rules)
+    s.quiet(boards, outcomes, rolls)
+    roll = "total" if s.holds(parameter("moves", rules.moves), "==", "sum") else "dice, in any order"
     part.add(s.finding("cases", f"(board, ordered dice outcome) pairs: {s(boards, integer)} × "
-                                f"{s(outcomes, integer)}; (board, total) pairs: {rules.states:,} × "
-                                f"{s(totals, integer)}; with at least one legal move: "
+                                f"{s(outcomes, integer)}; (board, {roll}) pairs: {rules.states:,} × "
+                                f"{s(rolls, integer)}; with at least one legal move: "
                                 f"{s(pairs.count('pairs'), integer)}.", kind="text"))
     if rules.tiles >= 9 and 9 in rules.roll_weights:
         by_sum = solved["traditional", "Max"]

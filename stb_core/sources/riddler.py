@@ -22,7 +22,7 @@ from ..rules import ONE_DIE_OPTIONS, Rules
 from ..sweep import Solution, solve
 from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import all_dice, apart, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_range
+from .words import all_dice, apart, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_of
 
 EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
 
@@ -65,7 +65,7 @@ def value_part(rules: Rules) -> Part:
         head = f"With perfect play the box is shut in **{s(value, percent(2))}** of games"
     detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if s.holds(exact, "!=", "") else
               f"{s(derived_value(value), number(6))}")
-    part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_range(rules.tiles)}."))
+    part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_of(rules)}."))
 
     s = Sentence()
     if not s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):
