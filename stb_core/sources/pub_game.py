@@ -375,6 +375,11 @@ def scoring_note(rules: Rules) -> str | None:
             f"board scores {game.worst_score}, though its tiles add up to {rules.total}.")
 
 
+def players_words(max_players: int) -> str:
+    """The numbers of players the tables run over: ``2 to 4 players``, or ``2 players`` alone."""
+    return "2 players" if max_players == 2 else f"2 to {max_players} players"
+
+
 def scorings_words(fair: pd.DataFrame) -> str:
     """The scorings a fair-bonus table holds, for its caption: ``each scoring`` or ``sum scoring``."""
     scorings = fair["scoring"].unique().tolist()
