@@ -150,3 +150,15 @@ def test_the_sources_games_are_theirs_on_any_board():
         prices = prices_part(other)
         assert prices["source-000-gap"].equals(row["source-000-gap"])
         assert published_claims(other, prices) == published_claims(Rules(tiles=4), row)
+
+
+def test_more_tiles_are_exact_up_to_twelve_tiles_in_all():
+    """On a Double Shutter the exact fractions stop at 6 front tiles (12 in all), where exact solves would be
+    refused further on (a board of 9 front tiles is 18 in all), and agree with the floats where given."""
+    from stb_core.sources.whole_map import more_tiles_table
+
+    table = more_tiles_table(Rules(layout="double-shutter"), max_tiles=9, dice=(2,))
+    exact = table.set_index("tiles")["p_win_exact"]
+    assert exact.loc[1:6].notna().all() and exact.loc[7:9].isna().all()
+    for n in range(1, 7):
+        assert float(Fraction(exact.loc[n])) == pytest.approx(table.set_index("tiles").loc[n, "p_win"], abs=1e-15)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
-from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards
+from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards, tables_bytes
 from ..choice import TIE_BREAKS, no_loss
 from ..game import game_of
 from ..objectives import get_objective
@@ -57,6 +57,7 @@ VARIANTS = {
     "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
 }
 PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win_at_most": 0}
+EXACT_UP_TO = 12  # tiles in all up to which the ties and the more-tiles table are exact fractions
 SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
 
 
@@ -479,7 +480,7 @@ def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFram
     """For each objective: how many (board, roll) pairs have two or more equally good moves (where the
     tie-break decides), and the value of the full board under each tie-break (the same for all: ties
     change which moves are played, never the optimal value)."""
-    rows, exact, with_choice = [], rules.tiles <= 12, pairs_with_choice(rules)
+    rows, exact, with_choice = [], rules.positions <= EXACT_UP_TO, pairs_with_choice(rules)
     for objective in objectives:
         canonical = solve(rules, objective, exact=exact)
         row = {"objective": objective, "tied_pairs": tied_pairs(canonical), "pairs_with_a_choice": with_choice}
@@ -493,7 +494,7 @@ def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_
     """The exact final-sum distribution under optimal play for ``objective`` with each tie-break (one row per sum
     that happens, and one for each winning sum), and the spread between the tie-breaks for each sum (largest minus
     smallest probability)."""
-    exact = rules.tiles <= 12
+    exact = rules.positions <= EXACT_UP_TO
     columns = {name: final_sum_distribution(rules, objective, tie_break=name, exact=exact) for name in tie_breaks}
     sums = sorted({s for dist in columns.values() for s in dist} | set(range(rules.win_at_most + 1)))
     table = pd.DataFrame({"final_sum": sums})
@@ -612,14 +613,15 @@ def openings_part(rules: Rules) -> Part:
 # -- section 9: more tiles -------------------------------------------------------------------------------------------
 def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
     """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
-    ``rules`` kept: sides, one-die rule): the chance of winning also as an exact fraction up to ``exact_up_to``
-    tiles, and as exactly 0 where a tile exceeds the largest roll. ``log`` (e.g. ``print``) hears about each size."""
+    ``rules`` kept: sides, one-die rule, layout): the chance of winning also as an exact fraction up to
+    ``exact_up_to`` tiles in all (both rows of a Double Shutter), and as exactly 0 where a tile exceeds the largest
+    roll. ``log`` (e.g. ``print``) hears about each size."""
     rows = []
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         game = replace(rules, tiles=n, dice=d)
         row = {"dice": d, "dice_name": dice_words(d, game.sides), "tiles": n, "largest_roll": game.largest_roll}
         for objective in SCORINGS_OF_SOURCES:
-            exact = objective == "win" and n <= exact_up_to
+            exact = objective == "win" and game.positions <= exact_up_to
             value = solve(game, objective, exact=exact).value()
             row[value_name(objective)] = float(value)
             if objective == "win":  # a tile above the largest roll is never shut: the chance is exactly 0
@@ -740,14 +742,16 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
     from ..cost import Estimate, solve_cost, solve_estimate
 
     main, compare = solve_estimate(rules), solve_estimate(replace(rules, tiles=compare_tiles))
-    exact = solve_estimate(rules, exact=True) if rules.tiles <= 12 else main
+    exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else main
     nine = solve_estimate(source_rules(rules, 10))
     cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once
     cost = solve_cost(rules)
     total = (main + compare) * 36 + main * 60 + nine * 6 + exact * 15
-    total = total + main * (cards * 3) + Estimate(cards * cost.pairs * 1e-7) + nine * (cards * 2 * 4)
+    searched = Estimate(cards * cost.pairs * 1e-7, tables_bytes(rules))  # every card's moves, chosen over all pairs
+    total = total + main * (cards * 3) + searched + nine * (cards * 2 * 4)
     for n in range(1, max_tiles + 1):
         for d in dict.fromkeys((rules.dice, *more_dice(rules))):
             game = replace(rules, tiles=n, dice=d)
-            total = total + solve_estimate(game) * 3 + (solve_estimate(game, exact=True) if n <= 12 else Estimate())
+            exact = solve_estimate(game, exact=True) if game.positions <= EXACT_UP_TO else Estimate()
+            total = total + solve_estimate(game) * 3 + exact
     return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves
