@@ -22,7 +22,6 @@ import hashlib
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -30,7 +29,7 @@ import pandas as pd
 from .analysis import decision_losses
 from .boards import pairs_on
 from .choice import Ranking, choose, move_orders, no_loss, tie_ranks
-from .game import Game, game_of
+from .game import Game, game_of, per_game
 from .objectives import get_objective
 from .policies import Policy, playable_outcomes, table_policy
 from .rules import InputError, Rules
@@ -42,7 +41,7 @@ PAIR_BYTES = 110  # measured: CardTables' pairs of the boards in play and a card
 DICE_LINES = {"roll one die when you may": "one", "roll one die when 6 or less is left": "le6"}
 
 
-@lru_cache(maxsize=16)
+@per_game
 def playable_weight(game: Game) -> np.ndarray:
     """For every board: how many of the ``sides**dice`` throws of all the dice leave some legal move."""
     weight = np.zeros(game.states, dtype=np.int64)

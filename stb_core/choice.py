@@ -29,12 +29,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 
 from .boards import Pairs, board_tiles, frozen, tile_counts
-from .game import Game
+from .game import Game, per_game
 from .rules import InputError
 
 VALUE_RTOL = 1e-9  # values within this relative distance of each other count as equal (float runs)
@@ -95,7 +94,7 @@ class MoveOrders:
     low: np.ndarray
 
 
-@lru_cache(maxsize=16)
+@per_game
 def move_orders(game: Game) -> MoveOrders:
     """The :class:`MoveOrders` of ``game``'s catalogue."""
     flat = game.catalogue.flat
@@ -126,7 +125,7 @@ class TieBreak:
         return tie_ranks(game, self.by_count)
 
 
-@lru_cache(maxsize=32)
+@per_game
 def tie_ranks(game: Game, by_count: int) -> np.ndarray:
     """:meth:`TieBreak.rank` for a count preference, over ``catalogue.flat``."""
     catalogue = game.catalogue

@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, wraps
 
 import numpy as np
 
@@ -60,6 +60,7 @@ class Game:
         self.full_board = self.states - 1
         self.total = sum(self.tile_values)
         self.plain = not self.layout.blocked and rules.moves == "sum"  # moves are any open tiles adding up
+        self.memo: dict = {}  # what per_game functions computed for this game, freed with it
 
     def __repr__(self) -> str:
         return f"Game({self.rules!r})"
@@ -371,10 +372,25 @@ def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
 
 
 def game_of(rules: Rules) -> Game:
-    """The :class:`Game` of ``rules`` (cached per rules value)."""
+    """The :class:`Game` of ``rules`` (the last eight are kept)."""
     return _game_of(check_rules(rules))
 
 
 @lru_cache(maxsize=8)
 def _game_of(rules: Rules) -> Game:
     return Game(rules)
+
+
+game_of.cache_clear = _game_of.cache_clear  # forget the kept games (make bench times games never seen before)
+
+
+def per_game(function):
+    """Keep ``function(game, *args)`` on the game itself: what it computed lives exactly as long as the game, so a
+    process that plays many rule sets holds the arrays of the games it still uses, not of every game it met."""
+    @wraps(function)
+    def kept(game: Game, *args):
+        key = (function.__qualname__, *args)
+        if key not in game.memo:
+            game.memo[key] = function(game, *args)
+        return game.memo[key]
+    return kept

@@ -25,12 +25,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from numbers import Real
 
 import numpy as np
 
-from .game import Game
+from .game import Game, per_game
 from .rules import InputError
 
 OBJECTIVES = ("win", "remaining-sum", "flipped-count", "digits")
@@ -96,7 +95,7 @@ def check_digit_board(game: Game, name: str = "objective 'digits'") -> None:
                          f"got {game.rules.describe()}")
 
 
-@lru_cache(maxsize=8)
+@per_game
 def digit_scores(game: Game) -> np.ndarray:
     """Every board's open tiles read in increasing order as one decimal number ({1, 4, 7} scores 147, {2, 10}
     210, the shut box 0): appending tile ``t`` to the number of the tiles below it, one tile at a time."""

@@ -22,14 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from .boards import board_tiles, pairs_on
 from .choice import Ranking, TieBreak, move_orders
 from .cost import Estimate, SolveCost, playable_key_cost, sequence_key_cost
-from .game import Game
+from .game import Game, per_game
 from .rules import InputError
 
 PolicyFunction = Callable[[tuple[int, ...], int, list[tuple[int, ...]]], tuple[int, ...]]
@@ -86,7 +85,7 @@ class Policy:
         return f"<policy {self.name}>"
 
 
-@lru_cache(maxsize=64)
+@per_game
 def _keys(game: Game, policy: Policy) -> tuple[np.ndarray | None, np.ndarray | None]:
     move_key = None if policy.move_key is None else _checked(policy, policy.move_key(game), game.catalogue.flat.size)
     left_key = None if policy.left_key is None else _checked(policy, policy.left_key(game), game.states)
@@ -183,7 +182,7 @@ def over_outcomes(game: Game, per_board, weighted: bool = False) -> np.ndarray:
     return total
 
 
-@lru_cache(maxsize=16)
+@per_game
 def playable_outcomes(game: Game) -> np.ndarray:
     """For every board: how many outcomes of a throw of all the dice leave it some legal move."""
     return over_outcomes(game, lambda legal: legal.any(axis=1))

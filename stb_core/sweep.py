@@ -318,7 +318,7 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
     key = (rules, obj.name, chosen.name, tie.name, exact, path)
     if key not in _KEPT:
         _KEPT[key] = _run(rules, obj, chosen, tie, exact, path, progress)
-        while len(_KEPT) > KEEP_SOLUTIONS:
+        while len(_KEPT) > KEEP_SOLUTIONS or len({k[0] for k in _KEPT}) > KEEP_GAMES:  # the oldest goes first
             _KEPT.pop(next(iter(_KEPT)))
     return _KEPT[key]
 
@@ -339,6 +339,7 @@ def check_exact_reach(rules: Rules, exact: bool) -> None:
 
 
 KEEP_SOLUTIONS = 64
+KEEP_GAMES = 8  # the kept solutions play at most this many rule sets (as many games as game_of keeps)
 _KEPT: dict[tuple, Solution] = {}
 
 
