@@ -101,3 +101,22 @@ def test_the_analysis_shown_is_what_analyse_prints():
     run = subprocess.run([sys.executable, "-m", "stb_core", "analyse", "--game", "8:2+6 7:7 11:8+3 12:-"], cwd=ROOT,
                          capture_output=True, text=True)
     assert run.returncode == 0 and shown.strip() in run.stdout, run.stdout
+
+
+def test_the_readme_lists_what_each_chapter_refuses():
+    """The README's table of rule options each chapter leaves out is the chapters' declared domains: every
+    refused value and no other (a chapter reopened to an option, or closed to one, fails here until the README
+    says so)."""
+    from stb_core.report.parameters import DOMAINS
+
+    listed = {}
+    for stem, refused in re.findall(r"^\| `(\d\d-[\w-]+)` \| ((?:`\w+ [\w-]+`(?:, )?)+) \|", README, re.M):
+        listed[stem] = set(re.findall(r"`(\w+) ([\w-]+)`", refused))
+    declared = {}
+    for stem, domain in DOMAINS.items():
+        for check in domain.combinations:
+            for name, allowed in getattr(check, "limits", {}).items():
+                parameter = next(p for p in domain.parameters if p.name == name)
+                declared.setdefault(stem, set()).update(
+                    (name, str(value)) for value in parameter.choices if value not in allowed)
+    assert listed == declared

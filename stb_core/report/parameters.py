@@ -201,6 +201,7 @@ def covers(chapter: str, **limits: tuple[tuple, str]) -> Callable[[dict], str | 
                 return (f"{name} = {values[name]} is outside {chapter}'s analysis ({why}); allowed: "
                         f"{', '.join(map(str, allowed))}")
         return None
+    check.limits = {name: allowed for name, (allowed, _) in limits.items()}  # what the README's table lists
     return check
 
 
