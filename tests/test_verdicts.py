@@ -155,3 +155,12 @@ def test_hopfer_s_rows_are_a_first_roll_of_7_then_another_roll():
         left = set(range(1, 10)) - {7, second}
         assert set(map(int, row["board"].split(","))) == left
         assert f"{{{', '.join(map(str, sorted(left)))}}}" in row["claim"]
+
+
+@pytest.mark.parametrize(("z", "runs"), [(1.959964, 20), (-2.575829, 100), (3.290527, 1000)])
+def test_a_warning_gives_the_odds_of_its_own_z(z, runs):
+    """A simulation outside its 95% interval says how rare its own distance is: the normal quantiles of 95%,
+    99% and 99.9% (a page said '1 run in 20' for z = 2.1, which is 1 run in 28)."""
+    from stb_core.report.checks import chance_odds
+
+    assert chance_odds(z) == runs

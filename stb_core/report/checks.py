@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cache
@@ -145,6 +146,12 @@ def as_read(text: str, unit: str) -> str:
     return _pretty(text)
 
 
+def chance_odds(z: float) -> int:
+    """How many runs, one of which falls at least ``|z|`` standard errors from the exact value by chance alone
+    (two-sided, normal): 20 at z = 1.96, 28 at 2.2."""
+    return round(1 / math.erfc(abs(z) / math.sqrt(2)))
+
+
 @dataclass(frozen=True)
 class Result:
     """One check's outcome."""
@@ -232,7 +239,8 @@ class Checks:
         far = abs(z) > Z_FAIL
         mark = PASS if inside else (FAIL if far else WARN)
         verdict = ("exact value inside the 95% interval" if inside else
-                   "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else " (chance: 1 run in 20)"))
+                   "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else f" (by chance about 1 run "
+                                                                               f"in {chance_odds(z)} is as far out)"))
         self.results.append(Result("", "simulation", claim, "", "", "", show(exact), f"{show(simulated)} ({show(low)} "
                                    f"to {show(high)})", "95% interval", mark, verdict, "holds", "", z=z))
         return self

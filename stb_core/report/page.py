@@ -135,13 +135,14 @@ class Page:
         page takes it, or what the engine derives from it."""
         return self._rules
 
-    def is_source_game(self, **source_values) -> bool:
+    def is_source_game(self, *, others_free: bool = False, **source_values) -> bool:
         """Whether this run plays the source's own game: the parameters named at the source's values, and every
         rule option not named (a one-die rule, a forced die, a cap per roll, a winning threshold, the move rule,
-        the layout) at the classic game's."""
+        the layout) at the classic game's -- unless ``others_free``: a chapter that quotes the sources' games on
+        the run's dice alone (chapter 6 plays them on their own board whatever the run's)."""
         classic = Rules()
-        variant = all(getattr(self._rules, name) == getattr(classic, name) for name in VARIANT_OPTIONS
-                      if name not in source_values)
+        variant = others_free or all(getattr(self._rules, name) == getattr(classic, name) for name in VARIANT_OPTIONS
+                                     if name not in source_values)
         return variant and all(self.values.get(name, value) == value for name, value in source_values.items())
 
     def parameters(self, rules: Rules | None = None) -> None:

@@ -150,8 +150,10 @@ MAX_PER_MOVE = Parameter("max_per_move", int, "at most this many tiles shut by o
 MOVES = Parameter("moves", str, "what a roll shuts", choices=MOVE_RULES,
                   labels={"sum": "open tiles adding up to the roll", "die-or-sum": "one tile: either die or their sum"})
 LAYOUT = Parameter("layout", str, "the board", choices=LAYOUTS,
-                   labels={"row": "one row of tiles 1 to tiles",
-                           "double-shutter": "Double Shutter: tiles 1 to tiles in front, a back row behind"})
+                   labels={"row": "one row of tiles numbered from 1 up",
+                           "double-shutter": "Double Shutter: a front row numbered from 1 up and behind it a back row "
+                                             "of the same numbers reversed (the highest behind tile 1), each back tile "
+                                             "shut only once the tile in front of it is"})
 
 
 def win_at_most(quick: int = 3, audit: int = 3) -> Parameter:
@@ -244,7 +246,7 @@ def _scoring_fits(values: dict) -> str | None:
     return None
 
 
-ROW = (("row",), "it is defined on one row of tiles 1 to tiles")
+ROW = (("row",), "it is defined on one row of tiles")
 SOURCE_ROW = (("row",), "its tables name states by their tile numbers on one row, as the source's do")
 
 DOMAINS: dict[str, Domain] = {

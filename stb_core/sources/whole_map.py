@@ -643,6 +643,18 @@ def more_dice(rules: Rules) -> tuple[int, ...]:
     return (3,)
 
 
+def more_tiles_method(rules: Rules) -> str:
+    """What the more-tiles section solves, in words that hold for this run's rules."""
+    double = rules.layout == "double-shutter"
+    front = " in front (each with its back row)" if double else ""
+    three = " and with three dice of the same size" if 3 in more_dice(rules) and rules.dice != 3 else ""
+    exact = f"{EXACT_UP_TO} tiles in all" + (f" ({EXACT_UP_TO // 2} in front)" if double else "")
+    return (f"This section solves boards of 1 tile and more{front}, with {dice_words(rules.dice, rules.sides)}{three}. "
+            f"A tile above the largest total the dice can roll can never be shut. The chance of shutting the box is "
+            f"also given as an exact fraction up to {exact}. How fast the engine solves large boards is in the "
+            f"reproducibility appendix.")
+
+
 def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
     part = Part()
     counts = tuple(dict.fromkeys((rules.dice, *more_dice(rules))))
