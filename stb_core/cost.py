@@ -109,6 +109,15 @@ class SolveCost:
         return self.boards * BYTES_PER_BOARD + self.largest_level_pairs * NUMPY_BYTES_PER_PAIR + self.move_table_bytes
 
     @property
+    def kept_bytes(self) -> int:
+        """What the game keeps after a solve for the next one: its per-board arrays, and on the numpy sweep its
+        pairs up to ``boards.KEEP_PAIRS``."""
+        from .boards import KEEP_PAIRS
+
+        pairs = min(self.pairs, KEEP_PAIRS) if self.auto_path == "numpy" else 0
+        return self.boards * BYTES_PER_BOARD + pairs * KEPT_BYTES_PER_PAIR
+
+    @property
     def compiled_bytes(self) -> int:
         return self.boards * BYTES_PER_BOARD + self.move_table_bytes
 
@@ -206,6 +215,20 @@ def solve_cost(rules: Rules) -> SolveCost:
 def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
     """One solve of ``rules`` (the faster path for floats; the numpy sweep in fractions when ``exact``)."""
     return solve_cost(rules).estimate("auto", exact)
+
+
+KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
+KEPT_BYTES_PER_PAIR = 40  # a (board, move) pair a game keeps for its next numpy sweep: five int64 arrays
+
+
+def games_played(games) -> Estimate:
+    """The work of solving several games one after another, ``games`` as ``(SolveCost, solves)``: the times add
+    up, and the memory is the largest solve's peak on top of what the last :data:`KEPT_GAMES` games keep (chapter 6
+    solves 12 variants: one variant's peak was a third of the part's)."""
+    games = list(games)
+    kept = sorted((cost.kept_bytes for cost, _ in games), reverse=True)[:KEPT_GAMES]
+    return Estimate(sum(cost.seconds() * solves for cost, solves in games),
+                    max(cost.bytes() for cost, _ in games) + sum(kept))
 
 
 def counts_estimate(rules: Rules) -> Estimate:

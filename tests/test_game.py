@@ -279,3 +279,20 @@ def test_a_process_keeps_the_games_it_still_uses():
               "print(len([o for o in gc.get_objects() if type(o).__name__ == 'Game']))\n")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert int(run.stdout) <= 10
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=10), Rules(tiles=6, layout="double-shutter"),
+                                   Rules(tiles=7, layout="double-shutter", dice=3, sides=12)], ids=str)
+def test_what_a_game_keeps_is_what_the_estimate_counts(rules):
+    """The pairs a game keeps for its next numpy sweep are what the estimates count for each game a run plays
+    (from a third under to twice over: on Double Shutter the estimate counts pairs of boards that cannot arise),
+    up to the cap on kept pairs (the last of these has more pairs than the cap)."""
+    from stb_core.cost import BYTES_PER_BOARD, solve_cost
+
+    cost = solve_cost(rules)
+    assert cost.auto_path == "numpy"
+    solve(rules, "win")
+    pairs = game_of(rules).levels._kept.values()
+    kept = sum(a.nbytes for p in pairs for a in (p.parent, p.child, p.code, p.move, p.at))
+    estimated = cost.kept_bytes - cost.boards * BYTES_PER_BOARD
+    assert 0.67 * kept <= estimated <= 2 * kept

@@ -751,16 +751,18 @@ __all__ = ["VARIANTS", "allowed_or_forced", "dice_advice", "disagreement_summary
 def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
              card_lines: int = 3, card_objective: str = "win"):
     """What the chapter will take: the solves of every section, summed (the largest board sets the memory)."""
-    from ..cost import Estimate, solve_cost, solve_estimate
+    from ..cost import ENGINE_BYTES, Estimate, games_played, solve_cost, solve_estimate
 
-    main, compare = solve_estimate(rules), solve_estimate(replace(rules, tiles=compare_tiles))
+    main = solve_estimate(rules)
+    variants = games_played((solve_cost(variant_rules(rules, v, n)), 6)
+                            for v in VARIANTS for n in dict.fromkeys((rules.tiles, compare_tiles)))
     exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else main
     nine = solve_estimate(source_rules(rules, 10))
     cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once
     cost = solve_cost(rules)
-    total = (main + compare) * 36 + main * 60 + nine * 6 + exact * 15
-    searched = Estimate(cards * cost.pairs * 1e-7, tables_bytes(rules))  # every card's moves, chosen over all pairs
-    total = total + main * (cards * 3) + searched + nine * (cards * 2 * 4)
+    total = variants + main * 60 + nine * 6 + exact * 15
+    total = total + main * (cards * 3) + nine * (cards * 2 * 4)
+    total = total.then(Estimate(cards * cost.pairs * 1e-7, tables_bytes(rules) - ENGINE_BYTES))  # beside kept games
     for n in range(1, max_tiles + 1):
         for d in dict.fromkeys((rules.dice, *more_dice(rules))):
             game = replace(rules, tiles=n, dice=d)
