@@ -46,6 +46,7 @@ from .choice import (
     get_tie_break,
     same_value,
 )
+from .cost import KEPT_GAMES
 from .game import Game, check_roll, game_of
 from .objectives import Objective, get_objective
 from .policies import OPTIMAL, Policy, get_policy
@@ -339,7 +340,7 @@ def check_exact_reach(rules: Rules, exact: bool) -> None:
 
 
 KEEP_SOLUTIONS = 64
-KEEP_GAMES = 8  # the kept solutions play at most this many rule sets (as many games as game_of keeps)
+KEEP_GAMES = KEPT_GAMES  # the kept solutions play at most this many rule sets (as many games as game_of keeps)
 _KEPT: dict[tuple, Solution] = {}
 
 
