@@ -135,11 +135,11 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     """(board, roll) pairs, on boards still in play, where ``b``'s move is worse for ``a``'s objective than
     ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
     Both must be deterministic."""
-    rules = a.rules
-    playing, label = game_of(rules).playing, game_of(rules).layout.label
+    game = a.game
+    playing, label = game.playing, game.layout.label
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
-    for roll in game_of(rules).outcomes:
+    for roll in game.outcomes:
         ma, mb = a.played(playing, roll), b.played(playing, roll)
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
         boards, ma, mb = playing[differ], ma[differ], mb[differ]
@@ -155,7 +155,7 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     table = pd.concat(frames, ignore_index=True)
     table.insert(0, "board", [label(m) for m in table["board_mask"].tolist()])
     table = table.sort_values(["board_mask", "roll"], kind="stable").reset_index(drop=True)
-    table["roll"] = game_of(rules).roll_column(table["roll"])
+    table["roll"] = game.roll_column(table["roll"])
     return table
 
 

@@ -148,7 +148,7 @@ def as_read(text: str, unit: str) -> str:
 
 def chance_odds(z: float) -> int:
     """How many runs, one of which falls at least ``|z|`` standard errors from the exact value by chance alone
-    (two-sided, normal): 20 at z = 1.96, 28 at 2.2."""
+    (two-sided, normal): 20 at z = 1.96, 28 at 2.1."""
     return round(1 / math.erfc(abs(z) / math.sqrt(2)))
 
 

@@ -41,14 +41,14 @@ OPS = {"==": lambda s, v: s == v, "!=": lambda s, v: s != v, "<": lambda s, v: s
 CONDITIONS = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
               "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
               "in": lambda a, b: a in b, "not in": lambda a, b: a not in b}
-def _hashable(value):
-    """A list as a tuple (a condition's bound is kept in a tuple of conditions; a list value compares with it)."""
-    return tuple(value) if isinstance(value, list) else value
-
-
 NEGATION = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">", "in": "not in", "not in": "in"}
 AGGREGATIONS = ("value", "count", "sum", "max", "min", "mean", "median", "nunique", "first", "all", "any", "list")
 DERIVATIONS = ("difference", "ratio", "relation", "equal")
+
+
+def _hashable(value):
+    """A list as a tuple (a condition's bound is kept in a tuple of conditions; a list value compares with it)."""
+    return tuple(value) if isinstance(value, list) else value
 
 
 def plain(value):

@@ -450,8 +450,9 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
             text += f"; in {s(more)} it flips more tiles and in {s(fewer)} fewer."
         part.add(s.finding("shapes", text, kind="text"))
     s = Sentence()
-    if s.holds(table.count("costly_decisions"), ">", 1):
-        count = s(table.count("costly_decisions"), counted("decision"))
+    costly_decisions = table.count("costly_decisions")
+    if s.holds(costly_decisions, ">", 1):
+        count = s(costly_decisions, counted("decision"))
         part.add(s.finding("costly-alt", f"Log-log scatter of {count}: points lost when the decision happens against "
                                          f"points lost per game.", kind="alt"))
     return part

@@ -461,6 +461,5 @@ def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: fl
 
     total = game(players, scoring) * 2
     for n in range(2, max_players + 1):
-        total = total + game(n, scoring) + sum((game(n, how) * FAIR_TRIALS for how in scorings_of(rules)[1:]),
-                                               game(n, "sum") * FAIR_TRIALS)
+        total = total + game(n, scoring) + sum((game(n, how) * FAIR_TRIALS for how in scorings_of(rules)), Estimate())
     return total + Estimate(rounds * players * (rules.tiles + 2) * 3e-6)

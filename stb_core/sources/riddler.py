@@ -30,8 +30,8 @@ EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also giv
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
 def one_die_words(option: str) -> str:
     """When a one-die rule allows one die: ``never``, ``once 7 and up are shut``, ``at 6 or less left``."""
-    threshold = Rules(one_die=option).one_die_threshold
-    return {"never": "never", "high-shut": "once 7 and up are shut"}.get(option) or f"at {threshold} or less left"
+    named = {"never": "never", "high-shut": "once 7 and up are shut"}
+    return named[option] if option in named else f"at {Rules(one_die=option).one_die_threshold} or less left"
 
 
 def contrast_table(rules: Rules) -> pd.DataFrame:

@@ -175,18 +175,16 @@ def partitions_part(rules: Rules) -> Part:
     text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if s.holds(sets, '==', 1) else ''} up to a total "
             f"{dice_words(rules.dice, rules.sides)} "
             f"can show; {s(cleared, counted('board'))} of {tiles_range(rules.tiles)} can be cleared by one roll.")
+    every = part.table("partition-sets", partition_list(rules)) if sets.value <= LIST_LIMIT else None
     off = derived("off_board", "difference", sets, on)
     if s.holds(off, ">", 0):
         listed = ""
         if s.holds(sets, "<=", LIST_LIMIT):
-            every = part.table("partition-sets", partition_list(rules))
             listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
                               lambda v: listing(v, most=6))
         text += (f" The difference is the {s(off, counted('set'))} that need a tile above {rules.tiles}{listed} — they "
                  f"can never occur in this game.")
     else:
-        if sets.value <= LIST_LIMIT:  # the table of sets is exported; the sentence does not list them
-            part.table("partition-sets", partition_list(rules))
         text += " Every set fits on this board."
     part.add(s.finding("one-move", text, kind="text"))
     return part

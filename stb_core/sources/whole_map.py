@@ -379,14 +379,15 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
     exceptions = part.table("card-exceptions", card_losses(rules, card, card_objective))
+    learning = exceptions.count("exceptions")
     part.shown["card_is_highest_tile"] = differ.value == 0 and card_objective == "win"
     if s.holds(differ, "==", 0):
         where = ("those of section 3" if s.holds(parameter("card_objective", card_objective), "==", "win") else
                  f"the highest-tile rule's, listed below for {named(card_objective)}")
         text = (f"The card “{card.name}” plays exactly the moves of the highest-tile rule (it plays differently at "
                 f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are {where}.")
-    elif s.holds(exceptions.count("exceptions"), ">", 0):
-        text = (f"The exceptions worth learning: the {s(exceptions.count('exceptions'), counted('position'))} where "
+    elif s.holds(learning, ">", 0):
+        text = (f"The exceptions worth learning: the {s(learning, counted('position'))} where "
                 f"“{card.name}” costs the most per game.")
     else:
         text = f"The card “{card.name}” loses nothing in any decision it faces."
@@ -587,9 +588,10 @@ def openings_part(rules: Rules) -> Part:
     openings = part.table("opening-moves", pd.concat([opening_moves(rules, o) for o in ("win", "remaining-sum")],
                                                      ignore_index=True))
     s = Sentence()
-    if s.holds(openings.count("openings"), "==", 0):
+    opening = openings.count("openings")
+    if s.holds(opening, "==", 0):
         part.add(s.finding("openings", f"No roll of {dice_words(rules.dice, rules.sides)} has a legal move from the "
-                                       f"full board ({s(openings.count('openings'), integer)} opening moves), so there "
+                                       f"full board ({s(opening, integer)} opening moves), so there "
                                        f"is no opening move to choose.", kind="text"))
     chosen = advice_rules(rules)
     advice = part.table("dice-advice", dice_advice(chosen))
@@ -611,7 +613,8 @@ def openings_part(rules: Rules) -> Part:
 
 
 # -- section 9: more tiles -------------------------------------------------------------------------------------------
-def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = 12, log=None) -> pd.DataFrame:
+def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = EXACT_UP_TO,
+                     log=None) -> pd.DataFrame:
     """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
     ``rules`` kept: sides, one-die rule, layout): the chance of winning also as an exact fraction up to
     ``exact_up_to`` tiles in all (both rows of a Double Shutter), and as exactly 0 where a tile exceeds the largest
@@ -634,8 +637,6 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
 
 def more_dice(rules: Rules) -> tuple[int, ...]:
     """Three dice beside the run's, where its move rule takes three (die-or-sum reads one die or two)."""
-    from ..rules import InputError
-
     try:
         replace(rules, dice=3)
     except InputError:
@@ -766,6 +767,6 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
     for n in range(1, max_tiles + 1):
         for d in dict.fromkeys((rules.dice, *more_dice(rules))):
             game = replace(rules, tiles=n, dice=d)
-            exact = solve_estimate(game, exact=True) if game.positions <= EXACT_UP_TO else Estimate()
-            total = total + solve_estimate(game) * 3 + exact
+            fractions = solve_estimate(game, exact=True) if game.positions <= EXACT_UP_TO else Estimate()
+            total = total + solve_estimate(game) * 3 + fractions
     return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves
