@@ -11,7 +11,7 @@ LAB_PORT ?= 8888
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .DEFAULT_GOAL := help
-.PHONY: help setup check test report notebook export bench lab lint clean browser
+.PHONY: help setup check test report notebook export pdf bench lab lint clean browser tex cells
 
 help: ## list the targets
 	@echo "Shut the Box research report — targets:"
@@ -40,13 +40,24 @@ browser: ## install Debian's chromium + chromedriver when missing (for the brows
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; }
 
+TEX_PACKAGES := texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-fonts-recommended \
+  texlive-science lmodern poppler-utils
+TEX_FILES := siunitx.sty xltabular.sty lmodern.sty pdflscape.sty framed.sty
+tex: ## install a minimal TeX (Debian's packages, about 2 minutes) when missing: for make pdf and the kit's main.pdf
+	@command -v pdflatex >/dev/null && command -v bibtex >/dev/null && command -v pdftotext >/dev/null \
+	  && kpsewhich $(TEX_FILES) >/dev/null || { \
+	  echo "installing TeX: $(TEX_PACKAGES) (apt-get, about 2 minutes)"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    --no-install-recommends $(TEX_PACKAGES) >/dev/null; }
+
 lint: $(STAMP) ## ruff on the package, the tests and the notebooks
 	$(VENV)/bin/ruff check stb_core tests benchmarks notebooks
 
 check: $(STAMP) lint ## the quick loop while working (under 2 minutes): lint, engine, CLI, properties, findings audit
 	$(PY) -m pytest -n auto -q -m "not report"
 
-test: $(STAMP) browser lint ## every test, as CI runs it: check's, then the report built once, its reruns, Chromium
+test: $(STAMP) browser tex lint ## every test, as CI runs it: check's, then the report built once, its reruns, Chromium, TeX
 	$(PY) -m pytest -n auto --dist loadfile -q
 
 report: $(STAMP) ## run every notebook (default parameters) and render report/index.html (works offline)
@@ -60,6 +71,12 @@ RUN ?=
 export: $(STAMP) ## the write-up kit: every figure and table (CSV + LaTeX), captions, BibTeX, in export/ and a zip (RUN=<rerun> for one rerun)
 	$(PY) -m stb_core.report.export $(if $(RUN),--run $(RUN),)
 
+pdf: $(STAMP) tex ## the whole report as one typeset PDF, report/report.pdf (RUN=<rerun>: report/runs/<rerun>.pdf)
+	$(PY) -m stb_core.report.pdf $(if $(RUN),--run $(RUN),)
+
+cells: $(STAMP) ## write each notebook's parameters cell from the declarations (after changing a rule option)
+	$(PY) -m stb_core.report.cells
+
 bench: $(STAMP) ## the speed benchmark: medians, and ratios against baselines timed in the same run
 	$(PY) benchmarks/bench.py $(BENCH_FLAGS)
 
@@ -69,6 +86,7 @@ lab: $(STAMP) ## JupyterLab on the project, the notebooks folder first (prints t
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. --LabApp.default_url=/lab/tree/notebooks --no-browser \
 		--ip=127.0.0.1 --port=$(LAB_PORT) $(ROOT_FLAG)
 
-clean: ## remove build outputs (report/, caches); keeps .venv
-	rm -rf report export build .pytest_cache .ruff_cache .hypothesis
+clean: ## remove build outputs (report/, the kits, caches) the project wrote; keeps .venv and anything else
+	@if [ -x $(PY) ]; then $(PY) -m stb_core.report.clean; fi
+	rm -rf build .pytest_cache .ruff_cache .hypothesis
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

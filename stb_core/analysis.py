@@ -101,14 +101,16 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     chosen_dice = heuristic.dice[playing].astype(int)
     v_star = np.asarray(optimal.values, dtype=float)[playing]
     frames = []
-    if rules.offers_dice_choice:
+    if rules.offers_dice_choice:  # a choice of dice, on the boards that offer one
+        choosing = space.one_die[playing]
         taken = np.select([chosen_dice == d for d in rules.dice_counts], [dice_value[d] for d in rules.dice_counts])
-        loss = difference(v_star, taken, sense)
-        _check_losses(loss, v_star, f"{heuristic.policy.name}'s dice")
-        frames.append(pd.DataFrame({"board_mask": playing, "decision": "dice", "dice": chosen_dice, "roll": -1,
-                                    "reach": reach[playing], "p_roll": 1.0,
-                                    "optimal_move": _dice_labels(optimal.dice[playing]),
-                                    "policy_move": _dice_labels(chosen_dice), "loss": loss}))
+        loss = difference(v_star, taken, sense)[choosing]
+        _check_losses(loss, v_star[choosing], f"{heuristic.policy.name}'s dice")
+        at = playing[choosing]
+        frames.append(pd.DataFrame({"board_mask": at, "decision": "dice", "dice": chosen_dice[choosing], "roll": -1,
+                                    "reach": reach[at], "p_roll": 1.0,
+                                    "optimal_move": _dice_labels(optimal.dice[at]),
+                                    "policy_move": _dice_labels(chosen_dice[choosing]), "loss": loss}))
     for dice in rules.dice_counts:
         at = chosen_dice == dice
         if not at.any():
@@ -132,7 +134,8 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
 
 
 def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
-    """(board, roll) pairs, on boards still in play, where ``b``'s move is worse for ``a``'s objective than
+    """(board, roll) pairs a player can face (boards still in play whose dice can show the roll) where ``b``'s move
+    is worse for ``a``'s objective than
     ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
     Both must be deterministic."""
     game = a.game
@@ -140,9 +143,10 @@ def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
     for roll in game.outcomes:
-        ma, mb = a.played(playing, roll), b.played(playing, roll)
+        facing = playing[game.shows(playing, roll)]
+        ma, mb = a.played(facing, roll), b.played(facing, roll)
         differ = (ma >= 0) & (mb >= 0) & (ma != mb)
-        boards, ma, mb = playing[differ], ma[differ], mb[differ]
+        boards, ma, mb = facing[differ], ma[differ], mb[differ]
         after_a, after_b = va[boards & ~ma], va[boards & ~mb]
         loss_a = difference(after_a, after_b, a.objective.sense)
         keep = (loss_a > 0) & ~same_value(after_a, after_b)
@@ -180,19 +184,20 @@ def dice_choices_table(solution: Solution) -> pd.DataFrame:
 
 
 def tied_pairs(solution: Solution) -> int:
-    """How many (board, roll) pairs on boards still in play have two or more moves exactly as good for the
+    """How many (board, roll) pairs a player can face have two or more moves exactly as good for the
     solution's objective (within the value tolerance in float runs): where the tie-break decides."""
     rules = solution.rules
     playing = game_of(rules).playing
     values = solution.values
     count = 0
     for roll in game_of(rules).outcomes:
-        move = solution.played(playing, roll)
-        pairs = pairs_on(solution.game, playing, roll)
+        facing = playing[solution.game.shows(playing, roll)]
+        move = solution.played(facing, roll)
+        pairs = pairs_on(solution.game, facing, roll)
         if pairs.at.size == 0:
             continue
-        best = values[playing & ~np.maximum(move, 0)][pairs.at]
+        best = values[facing & ~np.maximum(move, 0)][pairs.at]
         after = values[pairs.child]
         equal = same_value(after, best)
-        count += int((np.bincount(pairs.at[equal], minlength=playing.size) >= 2).sum())
+        count += int((np.bincount(pairs.at[equal], minlength=facing.size) >= 2).sum())
     return count

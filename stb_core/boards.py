@@ -37,14 +37,17 @@ def board_mask(tiles: Iterable[int]) -> int:
     for t in tiles:
         if not _whole(t) or not 1 <= t <= MAX_POSITION:
             raise InputError(f"tiles must be whole numbers from 1 to {MAX_POSITION}; got {t!r}")
+        if mask >> (int(t) - 1) & 1:
+            raise InputError(f"tiles must name each tile once; got {t!r} twice")
         mask |= 1 << (int(t) - 1)
     return mask
 
 
 def check_mask(mask) -> int:
     """``mask`` as an int if it is a board's bit-mask (a whole number, 0 or more); :class:`InputError` otherwise."""
-    if not _whole(mask) or mask < 0:
-        raise InputError(f"a board must be a bit-mask, a whole number 0 or more (board_mask makes one); got {mask!r}")
+    if not _whole(mask) or not 0 <= mask < 1 << MAX_POSITION:
+        raise InputError(f"a board must be a bit-mask of at most {MAX_POSITION} tiles, a whole number from 0 to "
+                         f"2**{MAX_POSITION} - 1 (board_mask makes one); got {mask!r}")
     return int(mask)
 
 

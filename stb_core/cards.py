@@ -270,5 +270,5 @@ def card_losses(rules: Rules, card: Card, objective="win", top: int = 10) -> pd.
     """The decisions that cost ``card`` the most (loss judged with optimal play afterwards, weighted by how
     often the card faces them): the exceptions worth learning."""
     table = decision_losses(rules, objective, card.policy())
-    costly = table[table["loss"] > 0].sort_values("weighted_loss", ascending=False, kind="stable").head(top)
+    costly = table[~no_loss(table["loss"])].sort_values("weighted_loss", ascending=False, kind="stable").head(top)
     return costly.reset_index(drop=True)

@@ -1,7 +1,9 @@
-"""``python -m stb_core``: solve, advise, distribution, counts, simulate and players from the command line.
+"""``stb`` (``python -m stb_core``): the engine's questions from the command line, one subcommand each (``stb
+--help`` lists them).
 
-Every subcommand takes the rule flags (``--tiles --dice --sides --one-die --one-die-forced --max-per-move
---win-at-most``); the single-player ones add ``--objective --policy --tie-break --exact --json``. A user error --
+Every subcommand that plays a game takes one flag per rule option, made from its declaration in
+:data:`stb_core.rules.RULE_OPTIONS` (``--tiles``, ``--one-die``, ``--layout`` ...); the single-player ones add
+``--objective --policy --tie-break --exact``. A user error --
 a value of the wrong type or out of range, an impossible board or roll, an unknown choice -- exits with status 2
 and one line on stderr naming the parameter and what is allowed; no traceback.
 """
@@ -23,7 +25,7 @@ from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulat
 from .counts import check_counts_reach, counts_by_moves
 from .game import check_roll, game_of
 from .hindsight import hindsight, hindsight_estimate, hindsight_refusal
-from .luck import GRADE_NAMES, GRADES, analyse, parse_record, record_of
+from .luck import GRADE_NAMES, analyse, decimals, parse_record, record_of, thresholds
 from .monte_carlo import MAX_GAMES, narrate_game, simulate
 from .objectives import OBJECTIVES
 from .players import (
@@ -37,17 +39,7 @@ from .players import (
     play_estimate,
 )
 from .policies import POLICIES, get_policy
-from .rules import (
-    DICE_RANGE,
-    LAYOUTS,
-    MAX_PER_MOVE_RANGE,
-    MOVE_RULES,
-    SIDES_RANGE,
-    TILES_RANGE,
-    WIN_AT_MOST_RANGE,
-    InputError,
-    Rules,
-)
+from .rules import RULE_OPTIONS, InputError, Option, Rules
 from .sweep import Solution, check_exact_reach
 from .valuation import evaluate, expected_rolls, final_sum_distribution, roll_count_distribution
 
@@ -135,28 +127,26 @@ def _add(group, flag: str, kind, default, help: str) -> None:
     group.add_argument(flag, type=kind, default=default, help=help, metavar=flag.strip("-").upper().replace("-", "_"))
 
 
+def option_flag(spec: Option) -> tuple[str, dict]:
+    """The command line's flag for a rule option, made from its declaration: ``--max-per-move``, its value type
+    (an integer in range, one of the choices, or text the rules check), default and help."""
+    flag = "--" + spec.name.replace("_", "-")
+    if spec.kind is bool:
+        return flag, {"action": "store_true", "help": f"{spec.help} (default: {spec.read(spec.default)})"}
+    kind = (integer(spec.name, spec.low, spec.high) if spec.kind is int else
+            choice(spec.name, spec.choices) if spec.choices is not None else str)
+    allowed = f"{spec.low}-{spec.high}; " if spec.kind is int else ""
+    default = spec.unset if spec.default is None else spec.default
+    return flag, {"type": kind, "default": spec.default, "metavar": spec.name.upper(),
+                  "help": f"{spec.help} ({allowed}default {default})"}
+
+
 def _rule_flags() -> argparse.ArgumentParser:
     shared = _Parser(add_help=False)
     rules = shared.add_argument_group("rules")
-    _add(rules, "--tiles", integer("tiles", *TILES_RANGE), 9,
-         "tiles 1..N start open (1-24, the front row of a double-shutter board 1-12; default 9)")
-    _add(rules, "--dice", integer("dice", *DICE_RANGE), 2, "dice rolled (1-4; default 2)")
-    _add(rules, "--sides", integer("sides", *SIDES_RANGE), 6, "faces per die (2-20; default 6)")
-    _add(rules, "--one-die", str, "never",
-         "when one die may be rolled: never, high-shut (every tile from 7 up shut) or sum-le-K (the tiles that can "
-         "be shut total K or less; sum-le-6 is the pub rule) (default never)")
-    rules.add_argument("--one-die-forced", action="store_true",
-                       help="one die must be rolled when allowed (default: the player's option)")
-    _add(rules, "--max-per-move", integer("max_per_move", *MAX_PER_MOVE_RANGE), None,
-         "at most K tiles shut per roll (default: no limit)")
-    _add(rules, "--win-at-most", integer("win_at_most", *WIN_AT_MOST_RANGE), 0,
-         "won when the open tiles total W or less (default 0: all shut)")
-    _add(rules, "--moves", choice("moves", MOVE_RULES), "sum",
-         "how a roll is used: sum (tiles adding up to the total) or die-or-sum (one tile equal to either die or "
-         "to their total; one or two dice) (default sum)")
-    _add(rules, "--layout", choice("layout", LAYOUTS), "row",
-         "the board: row (tiles 1..N) or double-shutter (a back row behind, shut only once the tile in front is "
-         "down; the front row scores double) (default row)")
+    for spec in RULE_OPTIONS:
+        flag, settings = option_flag(spec)
+        rules.add_argument(flag, **settings)
     shared.add_argument("--json", action="store_true", help="print JSON")
     return shared
 
@@ -222,6 +212,8 @@ def build_parser() -> argparse.ArgumentParser:
                               "BibTeX (from a clone where the report is built)")
     _add(kit, "--run", str, None, "a rerun's name (default: the report's chapters)")
     _add(kit, "--out", str, None, "the folder to write into (default: export/ in the project)")
+    kit.add_argument("--no-pdf", action="store_true", help="leave main.pdf out (typesetting main.tex takes a minute "
+                     "or so where TeX is installed)")
     _add(advise, "--roll", str, None, "the roll to advise on: its total (e.g. 9), or the dice for moves "
          "die-or-sum (e.g. 3,5)")
     _add(sim, "--games", integer("games", MIN_GAMES, MAX_GAMES), 100_000, f"games to play ({MIN_GAMES}-{MAX_GAMES:_})")
@@ -236,9 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _rules(args) -> Rules:
-    return Rules(tiles=args.tiles, dice=args.dice, sides=args.sides, one_die=args.one_die,
-                 one_die_forced=args.one_die_forced, max_per_move=args.max_per_move, win_at_most=args.win_at_most,
-                 moves=args.moves, layout=args.layout)
+    return Rules(**{spec.name: getattr(args, spec.name) for spec in RULE_OPTIONS})
 
 
 def _roll(text: str, rules: Rules, board: int) -> int:
@@ -394,21 +384,44 @@ def cmd_analyse(args, rules: Rules) -> None:
              for t in report["turns"]]
     payload = {"game": record, "start": number(report["start"]), "outcome": number(report["outcome"]),
                "luck": number(report["luck"]), "loss": number(report["loss"]), "identity": report["identity"],
-               "holds": report["holds"], "turns": turns, "grades": dict(zip(GRADE_NAMES, GRADES.get(
-                   args.objective, ()), strict=False)), "rules": rules.describe(), "objective": args.objective}
-    more_is_better = solution.objective.sense > 0
-    lines = [f"{rules.describe()}; objective {args.objective}; values of optimal play afterwards",
-             f"game: {record}",
-             f"{'turn':>4}  {'open':<28} {'roll':>5}  {'played':<10} {'best':<16} {'luck':>10} {'loss':>10}  grade"]
-    for n, t in enumerate(report["turns"], 1):
-        roll = f"{t['dice']}d{t['roll_words']}" if rules.has_one_die_rule else t["roll_words"]
-        lines.append(f"{n:>4}  {t['open']:<28} {roll:>5}  {t['played']:<10} {'; '.join(t['best']) or '-':<16} "
-                     f"{float(t['luck']):>+10.5g} {float(t['loss']):>10.5g}  {t['grade']}")
-    luck, loss = (f"{float(report[k]):.10g}" for k in ("luck", "loss"))
-    lines.append(f"start {float(report['start']):.10g} {'+' if more_is_better else '-'} luck ({luck}) "
-                 f"{'-' if more_is_better else '+'} loss {loss} = outcome {float(report['outcome']):.10g}"
-                 + (", exactly" if args.exact and report["holds"] else ""))
-    _emit(args, payload, lines)
+               "holds": report["holds"], "turns": turns, "grades": dict(zip(GRADE_NAMES, thresholds(
+                   args.objective, report["start"]), strict=False)), "rules": rules.describe(),
+               "objective": args.objective}
+    _emit(args, payload, analysis_lines(rules, args, record, report, solution.objective.sense))
+
+
+def analysis_lines(rules: Rules, args, record: str, report: dict, sense: int) -> list[str]:
+    """``analyse``'s table: a column per field, each as wide as its widest entry; luck and losses in the objective's
+    units (percentage points for the win) at :func:`stb_core.luck.decimals` decimals, with digit groups."""
+    places = decimals(args.objective, report["start"])
+
+    def amount(x, signed: bool = False) -> str:
+        x = 100 * float(x) if args.objective == "win" else float(x)
+        text = f"{x:{'+' if signed else ''},.{places}f}"
+        return "0" if re.fullmatch(r"[+-]?0(\.0+)?", text) else text
+
+    rows = [[str(n), t["open"], f"{t['dice']}d{t['roll_words']}" if rules.has_one_die_rule else t["roll_words"],
+             t["played"], "; ".join(t["best"]) or "-", amount(t["luck"], True), amount(t["loss"]), t["grade"]]
+            for n, t in enumerate(report["turns"], 1)]
+    unit = " (pp)" if args.objective == "win" else ""
+    head = ["turn", "open", "roll", "played", "best", f"luck{unit}", f"loss{unit}", "grade"]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    right = {0, 2, 5, 6}  # numbers stand right-aligned
+
+    def line(cells) -> str:
+        return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths,
+                                                                                                 strict=True))).rstrip()
+
+    start, outcome = (f"{amount(report[k])}%" if args.objective == "win" else f"{float(report[k]):,.{places}f}"
+                      for k in ("start", "outcome"))
+    if args.objective != "win" and float(report["outcome"]).is_integer():
+        outcome = f"{int(report['outcome']):,}"
+    unit = " pp" if args.objective == "win" else ""
+    sums = (f"start {start} {'+' if sense > 0 else '-'} luck ({amount(report['luck'], True)}{unit}) "
+            f"{'-' if sense > 0 else '+'} loss {amount(report['loss'])}{unit} = outcome {outcome}"
+            + (", exactly" if args.exact and report["holds"] else ""))
+    return [f"{rules.describe()}; objective {args.objective}; values of optimal play afterwards", f"game: {record}",
+            line(head), *(line(r) for r in rows), sums]
 
 
 def cmd_advise(args, rules: Rules) -> None:
@@ -541,9 +554,11 @@ def cmd_export(args, rules: Rules) -> None:
     except ImportError as error:  # pip install . without the report's packages
         raise UserError(f"export needs the report's packages ({error.name}): pip install \".[report]\"") from None
     try:
-        folder = export(args.run, Path(args.out) if args.out else None)
+        folder = export(args.run, Path(args.out) if args.out else None, typeset=not args.no_pdf)
     except ExportError as error:
         raise UserError(str(error)) from None
+    except KeyboardInterrupt:
+        raise UserError("interrupted; the kit is as it was before this export") from None
     print(f"wrote {folder} and {folder.with_suffix('.zip')}")
 
 

@@ -1,15 +1,19 @@
 """Source 000's table: dice-weighted numbers of winning move sequences.
 
-A winning sequence from board ``S`` is a sequence of (roll, move) steps that ends with the game won;
-each step is weighted by the number of ways ``w(r)`` the dice show its roll (out of ``sides**dice``).
-With ``C_k(S)`` the weighted number of winning sequences of exactly ``k`` moves:
+A winning sequence from board ``S`` is a sequence of (dice, throw, move) steps that ends with the game won: at each
+step the player throws the dice the rules let them roll from the board (all of them; one die where a one-die rule
+allows it, each choice its own sequence; one die alone where it is forced) and plays a legal move for the throw.
+Each step is weighted by ``w_d(r)``, the number of the ``sides**dice`` equally likely throws of all the dice that
+show outcome ``r`` when ``d`` dice are rolled (a single die's face counts ``sides**(dice - 1)``: the common
+denominator). With ``D(S)`` the dice the player may roll from ``S`` and ``C_k(S)`` the weighted number of winning
+sequences of exactly ``k`` moves:
 
     C_0(S) = 1 if S is won (``Game.won``) else 0,
-    C_k(S) = 0 if S is won, else  sum_r w(r) sum_{m in M(S, r)} C_{k-1}(S \\ m).
+    C_k(S) = 0 if S is won, else  sum_{d in D(S)} sum_r w_d(r) sum_{m in M(S, r)} C_{k-1}(S \\ m).
 
-(The one-die option plays no part: rolls are weighted as all the dice show them.) Dividing ``C_k`` by
-``(sides**dice)**k`` gives the probability of winning in ``k`` moves if every move were taken at once,
-which is why counting sequences is not the same as maximising the chance of winning.
+Dividing ``C_k`` by ``(sides**dice)**k`` gives, where the dice are never a choice, the probability of winning in
+``k`` moves if every move were taken at once -- which is why counting sequences is not the same as maximising the
+chance of winning.
 """
 
 from __future__ import annotations
@@ -24,10 +28,18 @@ EXACT_COUNT_MAX_TILES = 16
 
 
 def _pair_weights(game, pairs, dtype=object) -> np.ndarray:
-    """The dice weight of each pair's outcome: the throws of all the dice showing it (Python ints, or floats)."""
-    weights, catalogue = game.weights(game.rules.dice), game.catalogue
-    table = np.array([weights.get(c, 0) for c in range(catalogue.lo, catalogue.hi + 1)], dtype=dtype)
-    return table[pairs.code - catalogue.lo]
+    """The weight of each pair (board, outcome, move): the throws showing its outcome, summed over the dice the
+    player may roll from its board, ``sum_{d in D(S)} w_d(r)`` (Python ints, or floats)."""
+    catalogue, rules = game.catalogue, game.rules
+    code = pairs.code - catalogue.lo
+    by_dice = {d: np.array([game.weights(d).get(c, 0) for c in range(catalogue.lo, catalogue.hi + 1)],
+                           dtype=dtype)[code] for d in rules.dice_counts}
+    all_dice = by_dice[rules.dice]
+    if not rules.has_one_die_rule:
+        return all_dice
+    single = game.one_die[pairs.parent]
+    one_die = by_dice[1] if rules.one_die_forced else by_dice[1] + all_dice
+    return np.where(single, one_die, all_dice)
 
 
 def check_counts_reach(rules: Rules) -> None:
@@ -73,7 +85,7 @@ def counts_by_moves(rules: Rules, board: int | None = None) -> dict[int, int]:
 def total_winning_sequences(rules: Rules) -> np.ndarray:
     """Total weighted winning sequences from every board (all lengths): exact ints up to
     ``EXACT_COUNT_MAX_TILES`` tiles, float64 beyond (the key of the ``sequence-count`` policy)."""
-    exact = rules.positions <= EXACT_COUNT_MAX_TILES
+    exact = check_rules(rules).positions <= EXACT_COUNT_MAX_TILES
     game = game_of(rules)
     levels, n, won = game.levels, game.states, game.won
     total = np.zeros(n, dtype=object if exact else float)

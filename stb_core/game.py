@@ -172,6 +172,18 @@ class Game:
             return (rules.dice,)
         return (1,) if rules.one_die_forced else (1, rules.dice)
 
+    def shows(self, boards, code: int) -> np.ndarray:
+        """Whether the dice the player rolls from each of ``boards`` can show outcome ``code``: all the dice,
+        unless one die is forced there; one die, where it may be rolled. The (board, outcome) pairs a player can
+        face are those where this holds: a total of 1 is no roll of two dice."""
+        rules, boards = self.rules, np.asarray(boards)
+        by_all = code in self._throws[rules.dice]
+        if not rules.has_one_die_rule:
+            return np.full(boards.shape, by_all)
+        one = self.one_die[boards]
+        all_dice = ~one if rules.one_die_forced else np.ones(boards.shape, dtype=bool)
+        return (all_dice & by_all) | (one & (code in self._throws[1]))
+
     def totals_from(self, board: int) -> list[int]:
         """Every outcome code the dice may show from ``board`` (one die only where it may be rolled there)."""
         return sorted({r for d in self.dice_choices(board) for r in self.chances(d)})

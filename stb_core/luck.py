@@ -20,6 +20,7 @@ thresholds of :data:`GRADES` (in the objective's units), else *best* (no loss) o
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -32,10 +33,31 @@ from .rules import InputError
 from .sweep import Solution
 
 # loss thresholds of an inaccuracy, a mistake and a blunder, in the objective's units (a chance of winning: 0.1,
-# 0.5 and 2 percentage points; a sum left open: a quarter point, one point, three points; and so on)
-GRADES = {"win": (0.001, 0.005, 0.02), "remaining-sum": (0.25, 1.0, 3.0), "flipped-count": (0.05, 0.2, 0.5),
-          "digits": (25.0, 100.0, 300.0)}
+# 0.5 and 2 percentage points; a sum left open: a quarter point, one point, three points; and so on) -- or, for a
+# score whose scale grows with the board (the digit score: a number of as many digits as tiles), as shares of the
+# game's value from the full board (2%, 9% and 27%: the sum's thresholds against the classic game's 11.16)
+GRADES = {"win": (0.001, 0.005, 0.02), "remaining-sum": (0.25, 1.0, 3.0), "flipped-count": (0.05, 0.2, 0.5)}
+RELATIVE_GRADES = {"digits": (0.02, 0.09, 0.27)}
 GRADE_NAMES = ("inaccuracy", "mistake", "blunder")
+SIGNIFICANT = 5  # a score's amounts are printed to this many significant digits of the game's value (3 at least)
+
+
+def thresholds(objective: str, start: float) -> tuple[float, ...]:
+    """The losses at which a decision becomes an inaccuracy, a mistake and a blunder (:data:`GRADES`, or
+    :data:`RELATIVE_GRADES` times ``start``, the game's value from the full board)."""
+    if objective in RELATIVE_GRADES:
+        return tuple(share * abs(float(start)) for share in RELATIVE_GRADES[objective])
+    return GRADES.get(objective, ())
+
+
+def decimals(objective: str, start: float) -> int:
+    """How many decimals a score's amounts (values, luck, losses) are printed with for a game worth ``start``:
+    :data:`SIGNIFICANT` significant digits of it, never fewer than none nor more than three (a chance is printed in
+    per cent and percentage points: two)."""
+    if objective == "win":
+        return 2
+    magnitude = math.floor(math.log10(abs(float(start)))) + 1 if start else 1
+    return max(0, min(3, SIGNIFICANT - magnitude))
 TURN = re.compile(r"(?:(\d+)d)?([\d,]+):(-|[^\s:]+)")
 
 
@@ -114,12 +136,12 @@ def _tiles(text: str, layout, n: int) -> int:
     return board_mask(positions)
 
 
-def grade(loss, objective: str) -> str:
-    """``best`` (no loss), ``good``, or the heaviest of :data:`GRADE_NAMES` the loss reaches."""
+def grade(loss, objective: str, start: float = 0.0) -> str:
+    """``best`` (no loss), ``good``, or the heaviest of :data:`GRADE_NAMES` the loss reaches (:func:`thresholds` of
+    a game worth ``start``)."""
     if no_loss(loss):
         return "best"
-    thresholds = GRADES.get(objective, ())
-    reached = [name for name, at in zip(GRADE_NAMES, thresholds, strict=False) if float(loss) >= at]
+    reached = [name for name, at in zip(GRADE_NAMES, thresholds(objective, start), strict=False) if float(loss) >= at]
     return reached[-1] if reached else "good"
 
 
@@ -147,7 +169,7 @@ def analyse(solution: Solution, turns: list[Turn]) -> dict:
                      "roll_words": solution.game.roll_words(turn.roll),
                      "played": "-" if turn.played is None else layout.label(turn.played), "best": best,
                      "luck": sense * (best_after - rolled) + 0, "dice_loss": dice_loss, "move_loss": move_loss,
-                     "loss": loss, "grade": grade(loss, solution.objective.name), "value_after": value_after})
+                     "loss": loss, "grade": grade(loss, solution.objective.name, start), "value_after": value_after})
         board = after
     outcome = solution.stuck_value(board)
     luck, loss = sum(r["luck"] for r in rows), sum(r["loss"] for r in rows)
@@ -220,4 +242,5 @@ def luck_of_games(optimal: Solution, player: Solution, games: int, seed: int) ->
             "start": np.full(games, values[optimal.rules.full_board])}
 
 
-__all__ = ["GRADES", "Turn", "analyse", "grade", "luck_of_games", "parse_record", "record_of", "roll_values"]
+__all__ = ["GRADES", "RELATIVE_GRADES", "Turn", "analyse", "decimals", "grade", "luck_of_games", "parse_record",
+           "record_of", "roll_values", "thresholds"]

@@ -27,13 +27,14 @@ MAX_GAMES = 100_000_000
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson's score interval for a proportion: inside [0, 1] for every count."""
+    """Wilson's score interval for a proportion: inside [0, 1] for every count, and around the observed rate (at
+    0 or every success the rounding of ``centre - half`` could leave it a hair past the rate)."""
     if trials <= 0:
         return (0.0, 1.0)
     p = successes / trials
     centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 @dataclass(frozen=True)
@@ -229,11 +230,18 @@ def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) ->
 
 
 def replay_rolls(solution: Solution, rolls: list[int], board: int | None = None) -> list[dict]:
-    """The policy's moves for a given sequence of rolls (e.g. a published game), turn by turn."""
+    """The policy's moves for a given sequence of rolls (e.g. a published game), turn by turn, until the game ends:
+    won (the rolls left are never thrown) or stuck (a roll with no legal move is the last turn)."""
     rules = solution.rules
     current = rules.full_board if board is None else check_board(board, rules)
     turns = []
     for roll in rolls:
+        if solution.game.won[current]:
+            break
+        if not solution.game.shows([current], int(roll))[0]:
+            dice = " or ".join("one die" if d == 1 else f"{d} dice" for d in solution.game.dice_choices(current))
+            raise InputError(f"roll {roll} cannot be thrown from {solution.game.layout.label(current)}, where the "
+                             f"rules roll {dice}")
         move = int(solution.played(np.array([current]), int(roll))[0])
         after = current & ~move if move >= 0 else current
         turns.append({"turn": len(turns) + 1, "open": board_tiles(current), "roll": int(roll),

@@ -182,10 +182,34 @@ def over_outcomes(game: Game, per_board, weighted: bool = False) -> np.ndarray:
     return total
 
 
+def makeable_totals(game: Game) -> np.ndarray | None:
+    """For every board, the totals some set of its open tiles adds up to, as bits (bit ``t``: total ``t``) -- where
+    a legal move is any set of open tiles adding up to the roll (one row, the sum rule, no cap) and every roll fits
+    in 63 bits; None otherwise. One pass per tile: a board's totals are those of the board without its highest tile,
+    with and without that tile's value added."""
+    rules = game.rules
+    capped = rules.max_per_move is not None and rules.max_per_move < game.positions
+    if not game.plain or capped or rules.largest_roll > 63:
+        return None
+    totals = np.zeros(game.states, dtype=np.uint64)
+    totals[0] = 1  # the empty set adds up to 0
+    for b, value in enumerate(game.tile_values):
+        low = totals[: 1 << b]
+        totals[1 << b: 2 << b] = low | (low << np.uint64(value)) if value <= 63 else low
+    return totals
+
+
 @per_game
 def playable_outcomes(game: Game) -> np.ndarray:
-    """For every board: how many outcomes of a throw of all the dice leave it some legal move."""
-    return over_outcomes(game, lambda legal: legal.any(axis=1))
+    """For every board: how many outcomes of a throw of all the dice leave it some legal move (where the totals a
+    board can make are known at once, :func:`makeable_totals`, a count of bits; else outcome by outcome)."""
+    totals = makeable_totals(game)
+    if totals is None:
+        return over_outcomes(game, lambda legal: legal.any(axis=1))
+    rolls = sum(1 << r for r, _ in game.weights(game.rules.dice).items())
+    found = np.bitwise_count(totals & np.uint64(rolls)).astype(np.int64)
+    found.flags.writeable = False
+    return found
 
 
 def _sequence_count(game: Game) -> np.ndarray:

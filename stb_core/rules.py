@@ -31,21 +31,17 @@ board (``Game.one_die``, ``Game.won``); everything else reads the game.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, wraps
 
-ONE_DIE_OPTIONS = ("never", "high-shut", "sum-le-6")  # the named ones; sum-le-K takes any K (see Rules)
-MOVE_RULES = ("sum", "die-or-sum")
-LAYOUTS = ("row", "double-shutter")
-DOUBLE_SHUTTER_MAX = 12  # a double-shutter board of 12 front tiles has 24 tiles in all
-
-TILES_RANGE = (1, 24)
-DICE_RANGE = (1, 4)
-SIDES_RANGE = (2, 20)
-MAX_PER_MOVE_RANGE = (1, TILES_RANGE[1])
-WIN_AT_MOST_RANGE = (0, TILES_RANGE[1] * (TILES_RANGE[1] + 1) // 2)
+ONE_DIE_OPTIONS = ("never", "high-shut", "sum-le-6")  # the named one-die rules; sum-le-K takes any K (see Rules)
 HIGH_TILE = 7  # the ``high-shut`` rule opens the one-die option once every tile from this one up is shut
+DOUBLE_SHUTTER_MAX = 12  # a double-shutter board of 12 front tiles has 24 tiles in all
+MOST_TILES = 24
+MOST_TOTAL = MOST_TILES * (MOST_TILES + 1) // 2  # 300: the largest tile total, the bound of every sum a rule names
+DIE_OR_SUM_DICE = 2  # die-or-sum reads each die and their sum: one or two dice
 
 
 class InputError(ValueError):
@@ -56,12 +52,119 @@ class InputError(ValueError):
 RulesError = InputError  # the name earlier versions raised; kept so that existing code catching it still works
 
 
-def _check_int(name: str, value, low: int, high: int) -> None:
-    """Raise InputError unless ``value`` is an int (not a bool) in ``[low, high]``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"{name} must be an integer between {low} and {high}, got {value!r}")
-    if not low <= value <= high:
-        raise InputError(f"{name} must be between {low} and {high}, got {value}")
+def _one_die_threshold(value) -> int | None:
+    """``K`` of the one-die rule ``sum-le-K`` (K from 1 to 300, written without leading zeros), else None."""
+    text = value.removeprefix("sum-le-") if isinstance(value, str) else ""
+    if text != value and text.isascii() and text.isdigit() and text == str(int(text)) and 1 <= int(text) <= MOST_TOTAL:
+        return int(text)
+    return None
+
+
+def one_die_when(value: str) -> str:
+    """When a one-die rule lets a player roll one die, in the page's words: ``never``, ``once every tile from 7 up
+    is shut``, ``once the tiles that can be shut total 6 or less`` (on one row: the open tiles)."""
+    if value in ("never", "high-shut"):
+        return {"never": "never", "high-shut": f"once every tile from {HIGH_TILE} up is shut"}[value]
+    return f"once the tiles that can be shut total {_one_die_threshold(value)} or less"
+
+
+def one_die_short(value: str) -> str:
+    """The same in a table's few words: ``never``, ``once 7 and up are shut``, ``at 6 or less left``."""
+    if value in ("never", "high-shut"):
+        return {"never": "never", "high-shut": f"once {HIGH_TILE} and up are shut"}[value]
+    return f"at {_one_die_threshold(value)} or less left"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option, declared once: its type, allowed values, default and meaning. ``Rules`` checks its fields
+    with it; the command line's flags, the notebooks' parameters and the explorer's choices are made from it.
+
+    ``low``/``high`` bound an integer; ``choices`` list a text's values, or ``accepts`` decides them (``spelled``
+    says which in words, ``samples`` are values to try); ``unset`` is what ``None`` means (an option that may be
+    off); ``words`` writes a value as a page reads it."""
+
+    kind: type
+    default: object
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: tuple | None = None
+    accepts: Callable[[object], bool] | None = None
+    spelled: str | None = None
+    samples: tuple = ()
+    unset: str | None = None
+    words: Callable[[object], str] | None = None
+    short: Callable[[object], str] | None = None  # a value in a menu's or a table's few words
+    kinds: dict | None = None  # the kinds of value a function may refuse, each with an example (default: each choice)
+    name: str = ""
+
+    @property
+    def kind_examples(self) -> dict:
+        """``{kind: an example value}`` of the kinds of value a function's coverage speaks of: each choice, True
+        and False, ``sum-le-K``, a limit or none; empty for a plain number (no function refuses a size by kind)."""
+        if self.kinds is not None:
+            return self.kinds
+        if self.choices is not None:
+            return {c: c for c in self.choices}
+        return {False: False, True: True} if self.kind is bool else {}
+
+    def kind_of(self, value):
+        """The kind of ``value`` (:attr:`kind_examples`): the value itself, or the kind it is an instance of."""
+        if self.kinds is None:
+            return value
+        return next(kind for kind, example in self.kinds.items() if _same_kind(self.name, value, example))
+
+    def allowed(self) -> str:
+        """The allowed values in words, as every refusal says them."""
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if self.spelled is not None:
+            return self.spelled
+        if self.kind is bool:
+            return "True or False"
+        return f"an integer between {self.low} and {self.high}"
+
+    def refusal(self, value) -> str | None:
+        """Why ``value`` is not allowed (one line naming the option and what is), or None when it is."""
+        if value is None and self.unset is not None:
+            return None
+        if self.kind is bool:
+            return None if isinstance(value, bool) else f"{self.name} must be True or False, got {value!r}"
+        if self.kind is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{self.name} must be an integer between {self.low} and {self.high}, got {value!r}"
+            return None if self.low <= value <= self.high else \
+                f"{self.name} must be between {self.low} and {self.high}, got {value}"
+        ok = isinstance(value, str) and (value in self.choices if self.choices is not None else self.accepts(value))
+        return None if ok else f"{self.name} must be {self.allowed()}; got {value!r}"
+
+    def values(self) -> tuple:
+        """Values to try the option at: each choice, or the samples, or the bounds (and ``None`` when it may be
+        unset)."""
+        found = self.choices or self.samples or ((False, True) if self.kind is bool else (self.low, self.high))
+        return (*found, None) if self.unset is not None else tuple(found)
+
+    def read(self, value) -> str:
+        """A value as a page reads it."""
+        if value is None:
+            return self.unset
+        return self.words(value) if self.words else str(value)
+
+
+def _same_kind(name: str, value, example) -> bool:
+    """Whether two values of option ``name`` are of one kind: the same named rule or both ``sum-le-K``; both unset
+    or both set."""
+    if name == "one_die":
+        named = ("never", "high-shut")
+        return value == example if value in named or example in named else True
+    return (value is None) == (example is None)
+
+
+def option(default, help: str, kind: type | None = None, **declared):
+    """A field of :class:`Rules` declared with its :class:`Option` (kept in the field's metadata)."""
+    declared_kind = kind or type(default)
+    return field(default=default, metadata={"option": Option(declared_kind, default, help, **declared)})
 
 
 def total_distribution(dice: int, sides: int) -> dict[int, int]:
@@ -78,46 +181,54 @@ def total_distribution(dice: int, sides: int) -> dict[int, int]:
 
 @dataclass(frozen=True)
 class Rules:
-    """One variant of the game; invalid values raise :class:`InputError` when the value is built."""
+    """One variant of the game; invalid values raise :class:`InputError` when the value is built. Each field is
+    one rule option, declared here once (:data:`RULE_OPTIONS`)."""
 
-    tiles: int = 9                    # tiles 1..tiles start open (1-24; the front row of a double-shutter board)
-    dice: int = 2                     # dice rolled normally (1-4)
-    sides: int = 6                    # faces per die (2-20)
-    one_die: str = "never"            # never | high-shut | sum-le-K: when a single die may be rolled
-    one_die_forced: bool = False      # True: the single die must be rolled when allowed
-    max_per_move: int | None = None   # at most this many tiles shut by one roll (None: no limit)
-    win_at_most: int = 0              # won as soon as the open tiles total this or less
-    moves: str = "sum"                # sum: tiles adding up to the roll | die-or-sum: one tile, a die or the sum
-    layout: str = "row"               # row: tiles 1..tiles | double-shutter: a back row behind them
+    tiles: int = option(9, "tiles 1..tiles start open (on a Double Shutter board: the front row, at most "
+                           f"{DOUBLE_SHUTTER_MAX})", low=1, high=MOST_TILES)
+    dice: int = option(2, "dice rolled", low=1, high=4)
+    sides: int = option(6, "faces per die", low=2, high=20)
+    one_die: str = option("never", "when one die may be rolled instead of all the dice: never, high-shut (once every "
+                                   f"tile from {HIGH_TILE} up is shut) or sum-le-K (once the tiles that can be shut "
+                                   "total K or less; sum-le-6 is the pub rule)",
+                          accepts=lambda v: v in ("never", "high-shut") or _one_die_threshold(v) is not None,
+                          spelled=f"never, high-shut or sum-le-K with K from 1 to {MOST_TOTAL} (e.g. sum-le-6)",
+                          samples=(*ONE_DIE_OPTIONS, "sum-le-3"), words=one_die_when, short=one_die_short,
+                          kinds={"never": "never", "high-shut": "high-shut", "sum-le-K": "sum-le-6"})
+    one_die_forced: bool = option(False, "the single die must be rolled whenever the one-die rule allows it",
+                                  words=lambda v: "forced" if v else "the player's choice")
+    max_per_move: int | None = option(None, "at most this many tiles shut by one roll", kind=int, low=1,
+                                      high=MOST_TILES, unset="no limit", kinds={"no limit": None, "a limit": 2})
+    win_at_most: int = option(0, "won as soon as the open tiles total this or less (0: every tile must be shut)",
+                              low=0, high=MOST_TOTAL)
+    moves: str = option("sum", "what a roll shuts: sum (open tiles adding up to the roll) or die-or-sum (one tile, "
+                               "equal to either die or to their sum; one or two dice)", choices=("sum", "die-or-sum"),
+                        words={"sum": "open tiles adding up to the roll",
+                               "die-or-sum": "one tile: either die or their sum"}.get,
+                        short={"sum": "tiles adding up to the roll",
+                               "die-or-sum": "Thai style: one tile, a die or the sum"}.get)
+    layout: str = option("row", "the board: row (tiles 1..tiles) or double-shutter (behind each front tile k a back "
+                                "tile worth tiles + 1 - k, shut only once k is down; the front row scores double)",
+                         choices=("row", "double-shutter"),
+                         words={"row": "one row of tiles numbered from 1 up",
+                                "double-shutter": "Double Shutter: a front row numbered from 1 up and behind it a "
+                                                  "back row of the same numbers reversed (the highest behind tile 1), "
+                                                  "each back tile shut only once the tile in front of it is"}.get,
+                         short={"row": "one row", "double-shutter": "Double Shutter: a back row"}.get)
 
     def __post_init__(self) -> None:
-        for name in ("tiles", "dice", "sides", "max_per_move", "win_at_most", "one_die_forced"):
-            value = getattr(self, name)  # a numpy integer or bool is one: kept as Python's (one value, one hash)
+        for spec in RULE_OPTIONS:
+            value = getattr(self, spec.name)  # a numpy integer or bool is one: kept as Python's (one value, one hash)
             if type(value).__module__ == "numpy" and isinstance(getattr(value, "item", None) and value.item(),
                                                                  bool | int):
-                object.__setattr__(self, name, value.item())
-        if self.layout not in LAYOUTS:
-            raise InputError(f"layout must be one of {', '.join(LAYOUTS)}; got {self.layout!r}")
-        if self.layout == "double-shutter":
-            _check_int("tiles", self.tiles, 1, DOUBLE_SHUTTER_MAX)
-        else:
-            _check_int("tiles", self.tiles, *TILES_RANGE)
-        _check_int("dice", self.dice, *DICE_RANGE)
-        _check_int("sides", self.sides, *SIDES_RANGE)
-        if self.moves not in MOVE_RULES:
-            raise InputError(f"moves must be one of {', '.join(MOVE_RULES)}; got {self.moves!r}")
-        if self.moves == "die-or-sum" and self.dice > 2:
-            raise InputError(f"dice must be 1 or 2 for moves die-or-sum (one tile: a die or their sum); got "
-                             f"{self.dice}")
-        if not isinstance(self.one_die, str) or not (self.one_die in ("never", "high-shut")
-                                                     or self.one_die_threshold is not None):
-            raise InputError(f"one_die must be never, high-shut or sum-le-K with K from 1 to {WIN_AT_MOST_RANGE[1]} "
-                             f"(e.g. sum-le-6); got {self.one_die!r}")
-        if not isinstance(self.one_die_forced, bool):
-            raise InputError(f"one_die_forced must be True or False, got {self.one_die_forced!r}")
-        if self.max_per_move is not None:
-            _check_int("max_per_move", self.max_per_move, *MAX_PER_MOVE_RANGE)
-        _check_int("win_at_most", self.win_at_most, *WIN_AT_MOST_RANGE)
+                object.__setattr__(self, spec.name, value.item())
+        for spec in sorted(RULE_OPTIONS, key=lambda o: o.name != "layout"):  # the layout bounds the tiles
+            problem = spec.refusal(getattr(self, spec.name))
+            if problem:
+                raise InputError(problem)
+        for problem in (combination(self) for combination in COMBINATIONS):
+            if problem:
+                raise InputError(problem)
 
     # -- the board ---------------------------------------------------------------------------------
     @property
@@ -150,11 +261,7 @@ class Rules:
     def one_die_threshold(self) -> int | None:
         """``K`` of ``sum-le-K``, else None. ``K`` runs from 1 to 300 (the largest tile total); one at or above
         this board's total is the degenerate rule it reads as: one die wherever the game goes on."""
-        text = self.one_die.removeprefix("sum-le-") if isinstance(self.one_die, str) else ""
-        if text != self.one_die and text.isascii() and text.isdigit() and text == str(int(text)) \
-                and 1 <= int(text) <= WIN_AT_MOST_RANGE[1]:
-            return int(text)
-        return None
+        return _one_die_threshold(self.one_die)
 
     def is_won(self, open_sum):
         """Whether a board whose open tiles total ``open_sum`` is won (works on arrays too)."""
@@ -216,6 +323,15 @@ class Rules:
         return math.comb(self.sides + self.dice - 1, self.dice)
 
     @property
+    def distinct_outcomes(self) -> int:
+        """How many different rolls a player may face, as the move rule reads a roll: those of all the dice
+        (:attr:`distinct_rolls`) and, where a one-die rule lets one die be rolled, those of one die that all the
+        dice cannot show (under the sum rule a total of 1; under a dice-based rule every face of one die)."""
+        if self.moves == "sum":
+            return len(self.dice_totals)
+        return self.distinct_rolls + (self.sides if self.has_one_die_rule else 0)
+
+    @property
     def largest_roll(self) -> int:
         """The largest total a roll can show (all the dice on their top face)."""
         return self.dice * self.sides
@@ -237,6 +353,28 @@ class Rules:
             return largest_open < HIGH_TILE
         return exposed_sums <= self.one_die_threshold
 
+    def inert(self) -> dict[str, str]:
+        """The options set away from their defaults that change nothing under the other options, each with why
+        (the degenerate rule sets the module docstring lists): a one-die rule with one die, a forced die never
+        allowed, a cap no move reaches."""
+        found = {}
+        if self.dice == 1 and self.one_die != "never":
+            found["one_die"] = "one die is rolled on every turn"
+        if self.one_die_forced and not self.has_one_die_rule:
+            found["one_die_forced"] = ("one die is rolled on every turn" if self.dice == 1 else
+                                       "one die is never allowed")
+        most = 1 if self.moves == "die-or-sum" else self.positions
+        if self.max_per_move is not None and self.max_per_move >= most:
+            found["max_per_move"] = ("a move shuts one tile" if self.moves == "die-or-sum" else
+                                     f"no move can shut more than the board's {self.positions} tiles")
+        return found
+
+    @property
+    def effective(self) -> Rules:
+        """The same game with every :meth:`inert` option at its default: two rule sets that play the same game
+        have the same effective rules."""
+        return replace(self, **{name: OPTIONS[name].default for name in self.inert()})
+
     def describe(self) -> str:
         """One line naming the variant, for tables and figure captions."""
         counts = {1: "one", 2: "two", 3: "three", 4: "four"}
@@ -248,9 +386,7 @@ class Rules:
             parts.append("one tile a roll: a die or their sum" if self.dice == 2
                          else "one tile a roll, equal to the die")
         if self.has_one_die_rule:
-            when = ("once every tile from 7 up is shut" if self.one_die == "high-shut"
-                    else "on every roll" if self.one_die_threshold >= self.total
-                    else f"at {self.one_die_threshold} or less left")
+            when = "on every roll" if (self.one_die_threshold or 0) >= self.total else one_die_when(self.one_die)
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:
             parts.append(f"at most {self.max_per_move} tile{'s' if self.max_per_move > 1 else ''} per roll")
@@ -259,6 +395,95 @@ class Rules:
         elif self.win_at_most:
             parts.append(f"won at {self.win_at_most} or less")
         return ", ".join(parts)
+
+
+RULE_OPTIONS: tuple[Option, ...] = tuple(replace(f.metadata["option"], name=f.name) for f in fields(Rules))
+OPTIONS: dict[str, Option] = {o.name: o for o in RULE_OPTIONS}
+MOVE_RULES, LAYOUTS = OPTIONS["moves"].choices, OPTIONS["layout"].choices
+
+
+def _double_shutter_front(rules: Rules) -> str | None:
+    if rules.layout == "double-shutter" and rules.tiles > DOUBLE_SHUTTER_MAX:
+        return (f"tiles must be between 1 and {DOUBLE_SHUTTER_MAX}, got {rules.tiles} (for layout double-shutter: the "
+                f"front row, which the back row doubles)")
+    return None
+
+
+def _die_or_sum_dice(rules: Rules) -> str | None:
+    if rules.moves == "die-or-sum" and rules.dice > DIE_OR_SUM_DICE:
+        return f"dice must be 1 or 2 for moves die-or-sum (one tile: a die or their sum); got {rules.dice}"
+    return None
+
+
+COMBINATIONS = (_double_shutter_front, _die_or_sum_dice)  # what two options allow together
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The rule options an analysis covers: every kind of value of every option (:attr:`Option.kind_examples`)
+    but those in ``refused``, each ``(option, kinds, why)``. A function declares its own with :func:`refuses`; an
+    analysis made of several functions covers what all of them cover (``a | b``)."""
+
+    refused: tuple[tuple[str, tuple, str], ...] = ()
+
+    def handles(self, name: str, kind) -> bool:
+        """Whether the kind ``kind`` of option ``name`` is covered."""
+        return not any(option == name and kind in kinds for option, kinds, _ in self.refused)
+
+    def allowed(self, name: str) -> tuple:
+        """The kinds of option ``name`` covered."""
+        return tuple(k for k in OPTIONS[name].kind_examples if self.handles(name, k))
+
+    def refusal(self, rules: Rules, what: str) -> str | None:
+        """One line saying which option of ``rules`` is outside ``what`` and why, or None when all are covered."""
+        for name in dict.fromkeys(option for option, _, _ in self.refused):
+            value = getattr(rules, name)
+            kind = OPTIONS[name].kind_of(value)
+            whys = [why for option, kinds, why in self.refused if option == name and kind in kinds]
+            if whys:
+                return (f"{name} = {value} is outside {what} ({'; '.join(dict.fromkeys(whys))}); allowed: "
+                        f"{', '.join(map(str, self.allowed(name)))}")
+        return None
+
+    def __or__(self, other: Coverage) -> Coverage:
+        return Coverage(tuple(dict.fromkeys(self.refused + other.refused)))
+
+
+def refuses(**refused: tuple[tuple, str]) -> Callable:
+    """Declare what a function taking ``rules`` first does not handle, and refuse it: ``layout=(("double-shutter",),
+    "it names states by tile number on one row")``. The function raises :class:`InputError` naming the option
+    before any work; every other kind of every option it handles (a test calls it on each). Its declaration is
+    its ``coverage``."""
+    coverage = Coverage(tuple((name, tuple(kinds), why) for name, (kinds, why) in refused.items()))
+    unknown = [(n, k) for n, kinds, _ in coverage.refused for k in kinds if k not in OPTIONS[n].kind_examples]
+    if unknown:
+        raise ValueError(f"refuses: {unknown[0][0]} has no kind {unknown[0][1]!r}")
+    return _covering(coverage)
+
+
+def analysis_of(*functions: Callable) -> Callable:
+    """Declare that a function's analysis is made of ``functions`` (each taking ``rules`` first): it covers what
+    every one of them covers (a function that declares nothing covers every option) and refuses the rest before
+    any work."""
+    found = Coverage()
+    for function in functions:
+        found = found | getattr(function, "coverage", Coverage())
+    return _covering(found)
+
+
+def _covering(coverage: Coverage) -> Callable:
+    def declare(function: Callable) -> Callable:
+        @wraps(function)
+        def checked(rules, *args, **kwargs):
+            problem = coverage.refusal(check_rules(rules), f"{function.__name__}'s analysis")
+            if problem:
+                raise InputError(problem)
+            return function(rules, *args, **kwargs)
+
+        checked.coverage = coverage
+        return checked
+
+    return declare
 
 
 def check_rules(rules) -> Rules:

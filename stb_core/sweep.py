@@ -220,8 +220,25 @@ class Solution:
         the game is won. Deterministic policies only."""
         self._deterministic()
         catalogue = self.game.catalogue
-        boards = np.asarray(boards, dtype=np.int64)
+        boards, code = self._boards(boards), self._outcome(code)
         return catalogue.masks_of(code, self.sigma[boards, code - catalogue.lo])
+
+    def _boards(self, boards) -> np.ndarray:
+        """``boards`` as an int64 array of this game's bit-masks; :class:`InputError` naming the parameter else."""
+        found = np.asarray(boards)
+        if found.dtype.kind not in "iu" or found.size and (found.min() < 0 or found.max() >= self.game.states):
+            raise InputError(f"boards must be bit-masks of this game's boards, whole numbers from 0 to "
+                             f"{self.game.states - 1}; got {boards!r}")
+        return found.astype(np.int64)
+
+    def _outcome(self, code) -> int:
+        """``code`` if it is an outcome these rules' dice can show (a total; under a dice-based rule, the throw's
+        code, :meth:`Game.outcome_code`); :class:`InputError` naming the parameter else."""
+        outcomes = self.game.outcomes
+        if isinstance(code, bool) or not isinstance(code, int | np.integer) or int(code) not in outcomes:
+            shown = ", ".join(map(str, outcomes)) if len(outcomes) <= 24 else f"{outcomes[0]} to {outcomes[-1]}"
+            raise InputError(f"roll must be an outcome of these rules' dice ({shown}); got {code!r}")
+        return int(code)
 
     def move_masks(self) -> np.ndarray:
         """The whole move table as bit-masks, ``table[S, r]`` for every board and outcome code ``r`` (-1: none)."""

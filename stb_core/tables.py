@@ -64,7 +64,8 @@ def board_table(rules: Rules, objective="win", policies=("optimal",), *, tie_bre
 
 
 def legal_moves_table(solution: Solution) -> pd.DataFrame:
-    """One row per (board, roll, legal move) for boards still in play: the value after the move, whether
+    """One row per (board, roll, legal move) for boards still in play whose dice can show the roll
+    (:meth:`~stb_core.game.Game.shows`): the value after the move, whether
     it is optimal (as good as the best value after any legal move for that roll, within the solver's value
     tolerance) and whether it is the solution's policy's choice (its move table; a mixture chooses none).
     """
@@ -76,14 +77,14 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     playing = game.playing
     frames = []
     for roll in game.outcomes:
-        moves = game.catalogue.of(roll)
-        if moves.size == 0:
+        moves, facing = game.catalogue.of(roll), playing[game.shows(playing, roll)]  # boards that can roll it
+        if moves.size == 0 or facing.size == 0:
             continue
-        rows, cols = np.nonzero(game.legal(playing, moves))  # boards increasing, then canonical move order
-        boards, chosen_moves = playing[rows], moves[cols]
+        rows, cols = np.nonzero(game.legal(facing, moves))  # boards increasing, then canonical move order
+        boards, chosen_moves = facing[rows], moves[cols]
         after = np.asarray(solution.values[boards & ~chosen_moves], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
-        policy_choice = np.full(playing.size, -1) if solution.sigma is None else solution.played(playing, roll)
+        policy_choice = np.full(facing.size, -1) if solution.sigma is None else solution.played(facing, roll)
         frames.append(pd.DataFrame({
             "board_mask": boards,
             "roll": roll,

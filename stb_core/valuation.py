@@ -83,6 +83,9 @@ def policy_values(solution: Solution, objective: str | Objective | None = None, 
     utility = np.asarray(utility)
     if utility.shape != (game.states,):
         raise InputError(f"utility must give one value per board: {game.states}; got shape {utility.shape}")
+    if utility.dtype.kind == "f" and not np.isfinite(utility).all():
+        raise InputError(f"utility must be finite numbers; got {utility[~np.isfinite(utility)][0]} at board "
+                         f"{int(np.flatnonzero(~np.isfinite(utility))[0])}")
     if _compiled(solution):
         from . import compiled
 

@@ -22,6 +22,7 @@ import itertools
 from collections import Counter
 from fractions import Fraction
 from functools import cache
+from types import SimpleNamespace
 
 from stb_core import Rules
 
@@ -130,15 +131,19 @@ def reachable_states(rules: Rules) -> set[frozenset]:
 
 
 def winning_sequences(rules: Rules):
-    """Dice-weighted number of winning move sequences from each board (source 000's count)."""
-    weights = {o: p * rules.sides**rules.dice for o, p in outcomes(rules, rules.dice).items()}
+    """Dice-weighted number of winning move sequences from each board (source 000's count): each step a throw of
+    the dice the player may roll from the board (each choice of dice its own sequence), weighted by the throws of
+    all the dice it stands for (one die's face: ``sides**(dice - 1)`` of them)."""
+
+    def weight(dice: int, outcome) -> int:
+        return int(outcomes(rules, dice)[outcome] * rules.sides**dice) * rules.sides ** (rules.dice - dice)
 
     @cache
     def count(open_tiles: frozenset) -> int:
         if is_won(rules, open_tiles):
             return 1
-        return sum(int(w) * count(open_tiles - set(m)) for o, w in weights.items()
-                   for m in moves(rules, open_tiles, o))
+        return sum(weight(d, o) * count(open_tiles - set(m)) for d in dice_options(rules, open_tiles)
+                   for o in outcomes(rules, d) for m in moves(rules, open_tiles, o))
 
     return count
 
@@ -178,7 +183,15 @@ class Lowest(tuple):
 
 def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie_break: str = "canonical",
                      exact: bool = True, dice_rule: str | None = None):
-    """``(value, move, dice)`` as functions of a frozenset of open tiles (``move`` also of the outcome): the
+    """``(value, move, dice)``: see :func:`reference_play`."""
+    play = reference_play(rules, objective, policy, tie_break, exact, dice_rule)
+    return play.value, play.move, play.dice
+
+
+def reference_play(rules: Rules, objective: str = "win", policy="optimal", tie_break: str = "canonical",
+                   exact: bool = True, dice_rule: str | None = None):
+    """``value``, ``move``, ``dice`` and ``chances`` as functions of a frozenset of open tiles (``move`` and
+    ``chances`` also of the outcome: the move played, and each move's chance of being played): the
     Bellman equation for a built-in objective and any policy, ties decided by ``tie_break`` (``canonical``,
     ``fewest-tiles``, ``most-tiles``, or ``random``: each of the moves the policy ranks equal, with the same
     chance), written out by enumeration. ``dice_rule`` ``"one"``/``"all"``/``"le6"`` fixes the dice where the rules
@@ -265,7 +278,17 @@ def reference_solver(rules: Rules, objective: str = "win", policy="optimal", tie
         options = moves(rules, open_tiles, outcome)
         return pick(open_tiles, outcome, options) if options else None
 
-    return value, move, dice
+    def chances(open_tiles: frozenset, outcome) -> dict:
+        options = moves(rules, open_tiles, outcome)
+        if not options or is_won(rules, open_tiles):
+            return {}
+        if policy == "random" or tie_break == "random":
+            equal = options if policy == "random" else tied(open_tiles, options)
+            return {m: Fraction(1, len(equal)) for m in equal}
+        return {pick(open_tiles, outcome, options): Fraction(1)}
+
+    return SimpleNamespace(value=value, move=move, dice=dice, chances=chances, rules=rules, number=number,
+                           probabilities=probabilities, sense=sense)
 
 
 def reference_values(rules: Rules, objective: str = "win", policy="optimal", exact: bool = True,
@@ -278,3 +301,103 @@ def reference_value(rules: Rules, objective: str = "win", policy="optimal", open
     """``V`` of one board (default: the full board)."""
     board = frozenset(positions(rules) if open_tiles is None else open_tiles)
     return reference_values(rules, objective, policy)(board)
+
+
+def sequences_by_moves(rules: Rules):
+    """``count(open_tiles, k)``: the dice-weighted winning sequences of exactly ``k`` moves from a board (source
+    000's count by length), each step weighted as in :func:`winning_sequences`."""
+
+    def weight(dice: int, outcome) -> int:
+        return int(outcomes(rules, dice)[outcome] * rules.sides**dice) * rules.sides ** (rules.dice - dice)
+
+    @cache
+    def count(open_tiles: frozenset, k: int) -> int:
+        if is_won(rules, open_tiles):
+            return int(k == 0)
+        if k == 0:
+            return 0
+        return sum(weight(d, o) * count(open_tiles - set(m), k - 1) for d in dice_options(rules, open_tiles)
+                   for o in outcomes(rules, d) for m in moves(rules, open_tiles, o))
+
+    return count
+
+
+def boards_one_roll_wins(rules: Rules) -> set[frozenset]:
+    """Every board (not won) from which one throw of the dice the player may roll there has a winning move."""
+    found = set()
+    tiles = positions(rules)
+    for size in range(1, len(tiles) + 1):
+        for board in map(frozenset, itertools.combinations(tiles, size)):
+            if is_won(rules, board):
+                continue
+            if any(is_won(rules, board - set(m)) for d in dice_options(rules, board) for o in outcomes(rules, d)
+                   for m in moves(rules, board, o)):
+                found.add(board)
+    return found
+
+
+def tile_name(rules: Rules, tile: int) -> str:
+    """A tile as the board names it: its number, or on a Double Shutter's back row ``b`` and its value."""
+    return str(value_of(rules, tile)) if blocker_of(rules, tile) is None else f"b{value_of(rules, tile)}"
+
+
+# -- play followed forward from the full board -------------------------------------------------------------------
+def forward(play) -> tuple[dict, dict, dict]:
+    """Play followed forward from the full board, board by board: ``reach`` (the chance of ever standing on each
+    board), ``ends`` (of the game ending on it: won there, or stuck there) and ``rolls`` (of the game lasting each
+    number of rolls, the last one that finds no move included)."""
+    rules = play.rules
+    start = frozenset(positions(rules))
+    reach, ends, rolls = {start: Fraction(1)}, {}, {}
+    at = {(start, 0): Fraction(1)}  # (board, rolls so far): chance
+    for size in range(len(start), -1, -1):
+        for (board, k), p in sorted(((key, q) for key, q in at.items() if len(key[0]) == size),
+                                    key=lambda item: (sorted(item[0][0]), item[0][1])):
+            if is_won(rules, board):
+                ends[board] = ends.get(board, 0) + p
+                rolls[k] = rolls.get(k, 0) + p
+                continue
+            for o, q in outcomes(rules, play.dice(board)).items():
+                chosen = play.chances(board, o)
+                if not chosen:
+                    ends[board] = ends.get(board, 0) + p * q
+                    rolls[k + 1] = rolls.get(k + 1, 0) + p * q
+                for m, c in chosen.items():
+                    after = board - set(m)
+                    reach[after] = reach.get(after, 0) + p * q * c
+                    at[(after, k + 1)] = at.get((after, k + 1), 0) + p * q * c
+    return reach, ends, rolls
+
+
+def decision_losses(rules: Rules, objective: str, policy, tie_break: str = "canonical",
+                    dice_rule: str | None = None) -> list[dict]:
+    """Every decision ``policy`` faces from the full board, with what it costs against optimal play (optimal play
+    afterwards): a choice of dice, where the rules give one, and a move for each outcome of the dice it rolls. Each
+    row: the board, the decision, the dice, the outcome (None for a choice of dice), the chance of reaching the board
+    and of the outcome, and the loss (in the objective's units, never negative)."""
+    play = reference_play(rules, objective, policy, tie_break, dice_rule=dice_rule)
+    best = reference_play(rules, objective, "optimal", tie_break)
+    reach, _, _ = forward(play)
+    sense = objective_sense(objective)
+
+    def after(board, chances) -> Fraction:  # optimal play's value after the policy's move (or its mixture)
+        return sum(c * best.value(board - set(m)) for m, c in chances.items())
+
+    def rolled(board, dice) -> Fraction:  # what rolling ``dice`` is worth to optimal play from here
+        return sum(q * (best.value(board - set(best.move(board, o))) if moves(rules, board, o) else
+                        utility(objective, rules, board)) for o, q in outcomes(rules, dice).items())
+
+    rows = []
+    for board, p in reach.items():
+        if is_won(rules, board) or p == 0:
+            continue
+        options, dice = dice_options(rules, board), play.dice(board)
+        if len(options) > 1:
+            rows.append({"board": board, "decision": "dice", "dice": dice, "outcome": None, "reach": p,
+                         "p_roll": Fraction(1), "loss": sense * (best.value(board) - rolled(board, dice))})
+        for o, q in outcomes(rules, dice).items():
+            chances = play.chances(board, o)
+            loss = sense * (after(board, best.chances(board, o)) - after(board, chances)) if chances else 0
+            rows.append({"board": board, "decision": "move", "dice": dice, "outcome": o, "reach": p, "p_roll": q,
+                         "loss": loss})
+    return rows

@@ -205,10 +205,10 @@ def test_losses_are_written_without_the_values_rounding(rules, objective, policy
 
 
 def test_a_choice_of_dice_is_named_in_the_move_columns():
-    """A dice decision names what the policy rolled and what optimal play rolls (tiles 1-4, two 4-sided dice, one
-    die once 7 and up are shut: the sequence-count rule's costliest decision is its dice); a costly one differs."""
-    rules = Rules(tiles=4, sides=4, one_die="high-shut")
-    table = decision_losses(rules, "win", "sequence-count")
+    """A dice decision names what the policy rolled and what optimal play rolls (tiles 1-5, two 4-sided dice, one
+    die once 7 and up are shut: the lowest-tile rule makes one costly choice of dice); a costly one differs."""
+    rules = Rules(tiles=5, sides=4, one_die="high-shut")
+    table = decision_losses(rules, "win", "lowest-tile")
     dice = table[table["decision"] == "dice"]
     optimal = solve(rules, "win")
     def named(counts):

@@ -16,6 +16,7 @@ import pytest
 from stb_core.report.catalogue import CHAPTERS
 from stb_core.report.page import notebook_defaults
 from stb_core.report.parameters import DOMAINS, run_name
+from stb_core.report.publish import MARKER
 
 ROOT = Path(__file__).resolve().parents[1]
 STEMS = [c.stem for c in CHAPTERS]
@@ -58,6 +59,23 @@ def test_run_names_keep_signs_and_decimals():
     defaults = notebook_defaults("06-whole-map")
     names = {run_name("06-whole-map", {**defaults, "margin_percent": v}, defaults) for v in (-1.0, 1.0, 1.5)}
     assert len(names) == 3 and "06-whole-map--margin_percent=-1.0" in names
+
+
+def test_a_run_with_every_parameter_changed_has_a_name_every_file_system_takes():
+    """Every parameter of chapter 6 away from its default: the name, with the publish journal's prefix and suffix,
+    fits a file name of 255 bytes; runs that differ in their last parameter only keep distinct names."""
+    from stb_core.report.parameters import RUN_NAME_MAX
+
+    defaults = notebook_defaults("06-whole-map")
+    changed = {"tiles": 1, "dice": 1, "sides": 2, "one_die": "high-shut", "one_die_forced": True, "max_per_move": 2,
+               "win_at_most": 3, "moves": "die-or-sum", "layout": "double-shutter", "compare_tiles": 1,
+               "max_tiles": 1, "margin_percent": 0.0, "card_lines": 2}
+    names = {run_name("06-whole-map", {**defaults, **changed, "card_objective": o}, defaults)
+             for o in ("remaining-sum", "digits")}
+    assert len(names) == 2
+    for name in names:
+        assert name.startswith("06-whole-map--tiles=1--") and len(name) <= RUN_NAME_MAX
+        assert len(f".publish-{name}.json.tmp".encode()) <= 255
 
 
 def test_one_value_written_several_ways_makes_one_run():
@@ -157,7 +175,7 @@ def settled(folder: Path, timeout: float = 60.0) -> None:
     """Wait until no build of ``folder`` is left: no staging folder, nothing set aside, no kernel of it running."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        left = [p for p in (folder / "report").glob(".*") if p.name != ".lock"]
+        left = [p for p in (folder / "report").glob(".*") if p.name not in (".lock", MARKER)]
         left += [p for p in (folder / "out").rglob(".*.old")]
         if not left and not subprocess.run(["pgrep", "-f", str(folder / "report")], capture_output=True).stdout:
             return
@@ -229,16 +247,16 @@ def test_ctrl_c_while_a_build_is_starting_says_one_line(tmp_path, delay):
 
 PUBLISH_INTERRUPTED = """
 import os, signal, sys
-from stb_core.report import build
-real = build.replace_path
+from stb_core.report import build, publish
+real = publish.Move.forward
 calls = []
-def replace_path(new, target):
-    real(new, target)
-    calls.append(target)
-    if len(calls) == 1:  # a signal between the first and the second of a run's renames (make forwards a second)
+def forward(self, countdown=None):
+    real(self, countdown)
+    calls.append(self.target)
+    if len(calls) == 1:  # a signal between the first and the second of a run's moves (make forwards a second)
         os.kill(os.getpid(), signal.{sig})
         os.kill(os.getpid(), signal.{sig})
-build.replace_path = replace_path
+publish.Move.forward = forward
 sys.exit(build.main(["--notebook", "02-riddler-one-die", "-p", "tiles", "5"]))
 """
 
@@ -263,7 +281,7 @@ def test_a_signal_while_a_run_is_published_waits_until_it_is_whole(tmp_path, sig
     from urllib.parse import quote
 
     assert quote(f"{run}.html") in (tmp_path / "report" / "runs" / "index.html").read_text()  # listed
-    left = [p for p in (tmp_path / "report").rglob(".*") if p.name != ".lock"]
+    left = [p for p in (tmp_path / "report").rglob(".*") if p.name not in (".lock", MARKER)]
     left += list((tmp_path / "out").rglob(".*"))
     assert not left, left
 
@@ -271,7 +289,7 @@ def test_a_signal_while_a_run_is_published_waits_until_it_is_whole(tmp_path, sig
 def test_a_report_folder_on_another_filesystem_publishes(tmp_path):
     """report/ on another filesystem than data/ and figures/ (a mounted web folder): a rename cannot cross it, so
     the run is copied beside each target first -- published whole, no traceback, nothing left behind."""
-    from stb_core.report import build
+    from stb_core.report import publish
 
     other = Path("/dev/shm")
     if not other.is_dir() or os.stat(other).st_dev == os.stat(tmp_path).st_dev:
@@ -282,9 +300,9 @@ def test_a_report_folder_on_another_filesystem_publishes(tmp_path):
         (staged / "new" / "table.csv").write_text("a\n1\n")
         (tmp_path / "data" / "run").mkdir(parents=True)
         (tmp_path / "data" / "run" / "old.csv").write_text("old\n")
-        build.replace_path(staged / "new", tmp_path / "data" / "run")
+        publish.publish(tmp_path, "run", [(staged / "new", tmp_path / "data" / "run")])
         assert sorted(p.name for p in (tmp_path / "data" / "run").iterdir()) == ["table.csv"]
-        assert not (staged / "new").exists() and not list((tmp_path / "data").glob(".*"))
+        assert not list((tmp_path / "data").glob(".*")) and not list(tmp_path.glob(".publish-*"))
     finally:
         import shutil
 

@@ -87,3 +87,18 @@ def test_keys_must_be_one_integer_per_move():
         evaluate(Rules(tiles=5), "win", key_policy("halves", move=lambda game: game.catalogue.flat / 2))
     with pytest.raises(InputError, match="key_policy needs"):
         key_policy("nothing")
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=9), Rules(tiles=12, dice=3, sides=4),
+                                   Rules(tiles=10, one_die="sum-le-6"), Rules(tiles=8, dice=1, sides=20),
+                                   Rules(tiles=7, win_at_most=4)])
+def test_the_totals_a_board_makes_count_its_playable_outcomes_as_the_moves_do(rules):
+    """The one-pass count of the totals each board can make (the most-options key on a plain game) is the count of
+    the outcomes with a legal move, found move by move."""
+    from stb_core.game import game_of
+    from stb_core.policies import makeable_totals, over_outcomes, playable_outcomes
+
+    game = game_of(rules)
+    assert makeable_totals(game) is not None
+    assert (playable_outcomes(game) == over_outcomes(game, lambda legal: legal.any(axis=1))).all()
+    assert makeable_totals(game_of(Rules(tiles=6, max_per_move=2))) is None  # a cap: moves are not any set

@@ -296,3 +296,48 @@ def test_what_a_game_keeps_is_what_the_estimate_counts(rules):
     kept = sum(a.nbytes for p in pairs for a in (p.parent, p.child, p.code, p.move, p.at))
     estimated = cost.kept_bytes - cost.boards * BYTES_PER_BOARD
     assert 0.67 * kept <= estimated <= 2 * kept
+
+
+def test_the_rolls_a_board_can_face_are_those_its_dice_can_show():
+    """A 1 is no roll of two dice; where one die may be rolled it is, and where one die is forced a 7 is not."""
+    from stb_core.boards import board_mask
+    from stb_core.game import game_of
+
+    full, small = board_mask(range(1, 10)), board_mask([1, 2])
+    allowed = game_of(Rules(one_die="sum-le-6"))
+    assert allowed.shows([full, small], 1).tolist() == [False, True]
+    assert allowed.shows([full, small], 7).tolist() == [True, True]
+    forced = game_of(Rules(one_die="sum-le-6", one_die_forced=True))
+    assert forced.shows([full, small], 7).tolist() == [True, False]
+    assert forced.shows([full, small], 1).tolist() == [False, True]
+    assert game_of(Rules()).shows([small], 1).tolist() == [False]
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(one_die="sum-le-3"), Rules(moves="die-or-sum"),
+                                   Rules(moves="die-or-sum", one_die="sum-le-6"), Rules(dice=3, one_die="high-shut"),
+                                   Rules(dice=1, sides=7), Rules(tiles=4, dice=1, moves="die-or-sum")])
+def test_the_rolls_a_player_may_face_are_the_reference_s_outcomes(rules):
+    """Rules.distinct_outcomes, counted as the reference enumerates every throw of every number of dice a board of
+    these rules may roll."""
+    counts = {rules.dice, *([1] if rules.one_die != "never" and rules.dice > 1 else [])}
+    faced = {o for d in counts for o in outcomes(rules, d)}
+    assert rules.distinct_outcomes == len(faced)
+
+
+@pytest.mark.parametrize(("rules", "inert"), [
+    (Rules(tiles=6, one_die_forced=True), {"one_die_forced"}),
+    (Rules(tiles=6, dice=1, one_die="sum-le-3", one_die_forced=True), {"one_die", "one_die_forced"}),
+    (Rules(tiles=6, max_per_move=6), {"max_per_move"}),
+    (Rules(tiles=6, moves="die-or-sum", max_per_move=1), {"max_per_move"}),
+    (Rules(tiles=6, one_die="sum-le-6", one_die_forced=True, max_per_move=5), set()),
+])
+def test_an_option_that_changes_nothing_is_inert_and_the_game_is_the_same(rules, inert):
+    """Rules.inert names the options the others make moot; the effective rules (those reset) play the same game: the
+    reference's value of every board is the same under both."""
+    assert set(rules.inert()) == inert
+    assert (rules.effective == rules) == (not inert)
+    boards = [frozenset(b) for n in range(len(positions(rules)) + 1)
+              for b in itertools.combinations(positions(rules), n)]
+    for objective in ("win", "remaining-sum"):
+        values, effective = reference_values(rules, objective), reference_values(rules.effective, objective)
+        assert [values(b) for b in boards] == [effective(b) for b in boards]

@@ -27,6 +27,9 @@ DEFECTS = {
     "duplicate-rows": "<table><caption>Table 3. Ways.</caption><tbody><tr><td>a</td><td>1</td></tr>"
                       "<tr><td>a</td><td>1</td></tr></tbody></table>",
     "inexact-float": "<p>The table is <a href='data/run/table.csv'>table.csv</a>.</p>",
+    "printed-warning": '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="application/vnd.jupyter.'
+                       'stderr"><pre>plots.py:429: UserWarning: Attempting to set identical low and high xlims</pre>'
+                       '</div>',
 }
 
 
@@ -62,6 +65,10 @@ def test_a_link_to_a_missing_file_is_found(tmp_path):
     ("a seat wins {tiles} stakes", ["leftover"]),
     ("−0.000%", ["negative-zero"]),
     ("−0.05 pp and 10−0 and x-0.5", []),
+    ("the rule gives up 1.30% of the optimum, less than the simple highest-tile rule (1.30%)", ["equal-comparison"]),
+    ("the rule gives up 1.298% of the optimum, less than the simple highest-tile rule (1.302%)", []),
+    ("the board of tiles 1–1", ["number-noun"]),
+    ("tiles 1–10 and tile 1", []),
     ("tiles 1–9, 2 dice, 12 tiles, one die, 3 board states", []),
 ])
 def test_sentences(text, kinds):

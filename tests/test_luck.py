@@ -164,3 +164,58 @@ def test_the_identity_is_a_plain_bool_that_json_prints(rules):
             report = analyse(optimal, parse_record(record_of(narrate_game(player, seed=seed), rules), optimal))
             assert type(report["holds"]) is bool and report["holds"], (objective, seed)
             json.dumps({"holds": report["holds"]})
+
+
+def test_the_games_checks_hold_for_a_game_almost_never_won():
+    """A game won 0.2% of the time, 200 games: perfect play loses every one, so every game's luck is the same and
+    the games' spread is zero; the check falls back on Hoeffding's interval and does not call chance an engine error
+    (issue 36: the run stopped with a ReproductionError)."""
+    from stb_core.report.checks import FAIL, Checks
+    from stb_core.sources.luck_and_skill import game_checks, games_table
+
+    rules = Rules(tiles=12, one_die="sum-le-15", one_die_forced=True, win_at_most=2)
+    _, summary = games_table(rules, "win", 200, 9)
+    assert summary.loc[summary["play"] == "optimal", "luck_se"].item() < 1e-15  # alike, but for rounding
+    checks = Checks("09-luck-and-skill")
+    for check in game_checks(summary, rules, "win"):
+        checks.chance(**check)
+        assert check["low"] <= check["simulated"] <= check["high"]
+    assert not [r for r in checks.results if r.mark == FAIL]
+
+
+def test_a_far_simulation_is_still_an_engine_error():
+    """The fallback does not blind the check: a mean luck far past Hoeffding's one-in-a-billion distance fails."""
+    import pandas as pd
+
+    from stb_core.report.checks import FAIL, Checks
+    from stb_core.sources.luck_and_skill import game_checks
+
+    summary = pd.DataFrame([{"play": "optimal", "play_name": "perfect play", "games": 200, "mean_luck": 0.9,
+                             "luck_se": 0.001, "mean_loss": 0.0, "loss_se": 0.0, "exact_loss": 0.0}])
+    checks = Checks("09-luck-and-skill")
+    for check in game_checks(summary, Rules(), "win"):
+        checks.chance(**check)
+    assert [r.mark for r in checks.results] == [FAIL, checks.results[1].mark] and checks.results[1].mark != FAIL
+    rare = summary.assign(mean_luck=0.01)  # ten standard errors out, but well within what chance can do in 200 games
+    checks = Checks("09-luck-and-skill")
+    for check in game_checks(rare, Rules(), "remaining-sum"):
+        checks.chance(**check)
+    assert checks.results[0].z > 6 and checks.results[0].mark != FAIL
+
+
+def test_a_few_wins_do_not_shrink_the_luck_s_error():
+    """The review's case: 3 wins in 126 games of perfect play (exact chance p = 7.14%). Their own spread says
+    z = -3.5 ("1 run in 2,089"); a win's own spread, sqrt(p (1 - p)), says z = -2.1, as the binomial does."""
+    import math
+
+    import pandas as pd
+
+    from stb_core.sources.luck_and_skill import game_checks
+
+    p, n, wins = float(solve(Rules(), "win").value()), 126, 3
+    rate = wins / n
+    summary = pd.DataFrame([{"play": "optimal", "play_name": "perfect play", "games": n, "mean_luck": rate - p,
+                             "luck_se": math.sqrt(rate * (1 - rate) / n), "mean_loss": 0.0, "loss_se": 0.0,
+                             "exact_loss": 0.0}])
+    z = game_checks(summary, Rules(), "win")[0]["z"]
+    assert z == pytest.approx((rate - p) / math.sqrt(p * (1 - p) / n), abs=1e-9) and -2.2 < z < -2.0

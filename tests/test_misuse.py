@@ -6,10 +6,10 @@ import pytest
 
 from stb_core import Rules, custom_objective, evaluate, key_policy, solve
 from stb_core.boards import board_label, board_mask, board_tiles
-from stb_core.counts import counts_by_moves, winning_sequence_counts
+from stb_core.counts import counts_by_moves, total_winning_sequences, winning_sequence_counts
 from stb_core.game import game_of, legal_moves
 from stb_core.rules import InputError
-from stb_core.valuation import final_sum_distribution, roll_count_distribution
+from stb_core.valuation import final_sum_distribution, policy_values, roll_count_distribution
 
 SMALL = Rules(tiles=5)
 
@@ -23,7 +23,9 @@ SMALL = Rules(tiles=5)
     (lambda: board_mask([1.5]), "got 1.5"),
     (lambda: board_mask(None), "tiles must be a collection of tile numbers"),
     (lambda: board_tiles(None), "a board must be a bit-mask"),
-    (lambda: board_tiles(-1), "a board must be a bit-mask, a whole number 0 or more"),
+    (lambda: board_tiles(-1), "a board must be a bit-mask of at most 64 tiles, a whole number from 0"),
+    (lambda: board_tiles(2**80), "a board must be a bit-mask of at most 64 tiles"),
+    (lambda: board_mask([1, 1]), "tiles must name each tile once"),
     (lambda: board_tiles(1.5), "got 1.5"),
     (lambda: board_tiles("3"), "got '3'"),
     (lambda: board_label(-1), "got -1"),
@@ -52,6 +54,14 @@ SMALL = Rules(tiles=5)
      "rules and solution disagree"),
     (lambda: solve(Rules(), "win", exact="yes"), "exact must be True or False, got 'yes'"),
     (lambda: Rules(tiles=np.float64(9)), "tiles must be an integer between 1 and 24"),
+    # the review's raw exceptions: each names what was wrong
+    (lambda: solve(Rules(tiles=5), "win").played([99], 7), "boards must be bit-masks of this game's boards"),
+    (lambda: solve(Rules(tiles=5), "win").played([3], 99), "roll must be an outcome of these rules' dice"),
+    (lambda: solve(Rules(tiles=5), "win").played(None, 7), "boards must be bit-masks"),
+    (lambda: total_winning_sequences(None), "rules must be a stb_core.Rules value"),
+    (lambda: total_winning_sequences("x"), "rules must be a stb_core.Rules value"),
+    (lambda: total_winning_sequences(9), "rules must be a stb_core.Rules value"),
+    (lambda: policy_values(solve(Rules(tiles=5), "win"), utility=np.full(32, np.nan)), "utility must be finite"),
 ])
 def test_misuse_is_refused_naming_the_parameter(call, message):
     with pytest.raises(InputError, match=None) as raised:

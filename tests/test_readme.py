@@ -33,6 +33,7 @@ COVERED_ELSEWHERE = {
     "make test": "this suite is what `make test` runs",
     "make report": "test_report builds the report with the command of the Makefile's report target (checked below)",
     "make export": "test_export makes the kit from the committed outputs with the module the target runs",
+    "make pdf": "test_report typesets the report it built with the module the target runs (checked below)",
 }
 
 
@@ -64,6 +65,8 @@ def test_the_covered_commands_are_what_the_makefile_runs():
     assert "-m stb_core.report" in report.stdout
     kit = subprocess.run(["make", "-n", "export"], cwd=ROOT, capture_output=True, text=True)
     assert "-m stb_core.report.export" in kit.stdout
+    book = subprocess.run(["make", "-n", "pdf"], cwd=ROOT, capture_output=True, text=True)
+    assert "-m stb_core.report.pdf" in book.stdout
     ci = (ROOT / ".ci" / "run").read_text()
     assert re.search(r"^make test$", ci, re.M)
 
@@ -104,19 +107,14 @@ def test_the_analysis_shown_is_what_analyse_prints():
 
 
 def test_the_readme_lists_what_each_chapter_refuses():
-    """The README's table of rule options each chapter leaves out is the chapters' declared domains: every
-    refused value and no other (a chapter reopened to an option, or closed to one, fails here until the README
-    says so)."""
-    from stb_core.report.parameters import DOMAINS
+    """The README's table of rule options each chapter leaves out is what the chapters' functions refuse (their
+    declared coverage): every refused kind and no other (a chapter reopened to an option, or closed to one, fails
+    here until the README says so)."""
+    from stb_core.report.parameters import DOMAINS, chapter_coverage
 
     listed = {}
     for stem, refused in re.findall(r"^\| `(\d\d-[\w-]+)` \| ((?:`\w+ [\w-]+`(?:, )?)+) \|", README, re.M):
         listed[stem] = set(re.findall(r"`(\w+) ([\w-]+)`", refused))
-    declared = {}
-    for stem, domain in DOMAINS.items():
-        for check in domain.combinations:
-            for name, allowed in getattr(check, "limits", {}).items():
-                parameter = next(p for p in domain.parameters if p.name == name)
-                declared.setdefault(stem, set()).update(
-                    (name, str(value)) for value in parameter.choices if value not in allowed)
-    assert listed == declared
+    declared = {stem: {(name, str(kind)) for name, kinds, _ in chapter_coverage(stem).refused for kind in kinds}
+                for stem in DOMAINS}
+    assert listed == {stem: refused for stem, refused in declared.items() if refused}

@@ -291,6 +291,61 @@ def test_a_rerun_has_its_own_write_up_kit(report_dir, tmp_path):
     assert (kit / "references.bib").exists() and kit.with_suffix(".zip").exists()
 
 
+# -- the report as one typeset book (make pdf) -----------------------------------------------------------------
+def pdf_command(*args, report_dir: Path):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "STB_REPORT_DIR": str(report_dir)}
+    return subprocess.run([sys.executable, "-m", "stb_core.report.pdf", *args], capture_output=True, text=True,
+                          env=env, cwd=ROOT, timeout=900)
+
+
+def pdf_words(path: Path) -> str:
+    import subprocess
+
+    return subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def page_numbers(page: Path) -> tuple[list[str], int]:
+    """The numbered tables and figures a page shows (``Table 3.2``), and how many display equations it has."""
+    text = page.read_text(encoding="utf-8")
+    numbered = re.findall(r"<strong>(?:<a [^>]*>)?((?:Table|Figure) \d+\.\d+)", text)
+    return list(dict.fromkeys(numbered)), len(re.findall(r"\$\$.+?\$\$", text, re.S))
+
+
+def test_the_report_typesets_as_one_book(report_dir):
+    """make pdf: every chapter with its numbered tables, figures and equations as the pages number them, no link
+    left unresolved, no problem in the log, the glossary and the bibliography; the index links the book."""
+    done = pdf_command(report_dir=report_dir)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "typesetting:" not in done.stdout, done.stdout  # a problem in pdflatex's log is said on such a line
+    words = pdf_words(report_dir / "report.pdf")
+    assert "??" not in words  # an unresolved reference
+    for c in CHAPTERS:
+        assert c.title.split(":")[0] in words
+        numbered, equations = page_numbers(report_dir / c.page)
+        missing = [n for n in numbered if f"{n}:" not in words]
+        assert not missing, (c.stem, missing)
+        assert all(f"({c.number}.{k})" in words for k in range(1, equations + 1)), c.stem
+    assert "Glossary" in words and "Bibliography" in words and "Shut the Box with Dynamic Programming" in words
+    assert 'href="report.pdf"' in (report_dir / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_rerun_typesets_as_its_own_book(reruns, report_dir):
+    rerun = next(r for r in reruns if (report_dir / "runs" / f"{r.run}.html").exists())
+    done = pdf_command("--run", rerun.run, report_dir=report_dir)
+    assert done.returncode == 0 and "typesetting:" not in done.stdout, done.stdout + done.stderr
+    words = pdf_words(report_dir / "runs" / f"{rerun.run}.pdf")
+    numbered, _ = page_numbers(report_dir / "runs" / f"{rerun.run}.html")
+    assert numbered and all(f"{n}:" in words for n in numbered)
+
+
+def test_a_book_of_a_run_never_built_is_refused_in_one_line(report_dir):
+    done = pdf_command("--run", "02-riddler-one-die--tiles=99", report_dir=report_dir)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "has not been built" in done.stderr
+
+
 # -- data that documents itself -----------------------------------------------------------------------------
 def test_every_table_is_described_by_its_data_package(report_dir):
     """Each run's ``datapackage.json`` lists every CSV beside it, with the CSV's own columns in order, each with a

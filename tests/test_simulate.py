@@ -106,3 +106,26 @@ def test_the_final_score_distribution_has_the_value_as_its_mean(rules):
     spread = final_sum_distribution(rules, solution=solution)
     assert sum(spread.values()) == 1
     assert sum(s * p for s, p in spread.items()) == solution.value()
+
+
+def test_a_wilson_interval_holds_its_own_rate():
+    """At no success and at every success the interval holds the observed rate (a hair past it, the figure's error
+    bars were negative: a rerun of chapter 1 on a game never won crashed)."""
+    from stb_core.monte_carlo import wilson_interval
+
+    for games in (1, 7, 100, 3_000, 5_000, 20_000, 100_000, 10_000_000):
+        for wins in (0, 1, games // 2, games - 1, games):
+            low, high = wilson_interval(wins, games)
+            assert 0 <= low <= wins / games <= high <= 1, (wins, games, low, high)
+
+
+def test_a_replay_ends_with_the_game_and_refuses_a_roll_the_dice_cannot_show():
+    from stb_core import InputError, Rules, solve
+    from stb_core.monte_carlo import replay_rolls
+
+    won_at_6 = solve(Rules(win_at_most=6), "remaining-sum")
+    turns = replay_rolls(won_at_6, [9, 8, 7, 6, 5, 4, 3, 2])  # won at 6 or less left: after the sixth roll
+    assert [sum(t["open_after"]) <= 6 for t in turns] == [False] * 5 + [True]
+    forced = solve(Rules(one_die="sum-le-20", one_die_forced=True), "remaining-sum")
+    with pytest.raises(InputError, match="roll 7 cannot be thrown from"):
+        replay_rolls(forced, [8, 10, 6, 11, 3, 7])

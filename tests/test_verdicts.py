@@ -164,3 +164,35 @@ def test_a_warning_gives_the_odds_of_its_own_z(z, runs):
     from stb_core.report.checks import chance_odds
 
     assert chance_odds(z) == runs
+
+
+@pytest.mark.parametrize(("expected", "mark", "raises"), [("holds", "✗", True), ("fails", "✓", True),
+                                                          ("holds", "✓", False), ("fails", "✗", False),
+                                                          ("fails", "–", False)])
+def test_a_claim_judged_otherwise_than_declared_stops_the_build(expected, mark, raises):
+    """Both ways (the review found a row declared 'fails' that its own judge reproduced, and nothing noticed): a
+    claim the notebook says holds that fails, or says fails that holds, is a ReproductionError."""
+    from stb_core.report.checks import Checks, ReproductionError, Result
+
+    checks = Checks("08-in-print")
+    checks.results.append(Result("k", "figure", "a claim", "k", "", "percent", "6.757", "6.746", "", mark,
+                                 "verdict", expected, ""))
+    if raises:
+        with pytest.raises(ReproductionError, match="a claim"):
+            checks.raise_unexpected()
+    else:
+        checks.raise_unexpected()
+
+
+def test_every_declared_expectation_is_what_the_default_report_finds():
+    """Each published figure's declared expectation agrees with its verdict in the committed default report."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "data"
+    for record in sorted(root.glob("0[0-9]-*/checks.json")):
+        if "--" in record.parent.name:
+            continue
+        for check in json.loads(record.read_text())["checks"]:
+            if check["kind"] in ("figure", "statement") and check["mark"] in ("✓", "✗"):
+                assert (check["mark"] == "✓") == (check["expected"] == "holds"), (record.parent.name, check["key"])

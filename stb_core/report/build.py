@@ -50,6 +50,7 @@ from pathlib import Path
 from ..cost import ANNOUNCE_AFTER
 from ..sources.words import NUMBER_WORDS
 from . import crossref, shell
+from . import publish as publishing
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
 from .checks import read_record
 from .parameters import ParameterError, domain, parse_value, run_name
@@ -60,7 +61,7 @@ from .run import die_with_parent, skip_the_iri_grammar
 ASSETS = "assets"
 HEARTBEAT = 30.0  # seconds between "still running" lines for a run estimated to take over a minute
 STAGING_PREFIX = ".build-"
-OLD_SUFFIX = ".old"
+REPAIRED_NOTE = ".repaired"  # the runs a killed build's janitor finished publishing, said by the next build
 
 
 class ReportError(Exception):
@@ -187,52 +188,23 @@ def published_roots() -> list[Path]:
             report_dir() / "runs", report_dir() / "notebooks", report_dir()]
 
 
-def recover() -> None:
-    """Undo what a killed build left (called under the lock, before any work): a folder set aside as
-    ``.<name>.old`` goes back where it was if its replacement never arrived (else it is removed); staging folders
-    and temporary files of earlier builds are removed."""
+def recover(log=None) -> list[str]:
+    """Finish what a killed or failed build left (called under the lock, before any work): a publication it left
+    journalled is rolled forward (:mod:`stb_core.report.publish`: the run wholly new), then what was set aside,
+    copied beside a target or staged is removed. ``log`` (a build) hears one line per publication finished, those
+    its janitor finished included; without one (the janitor) they are noted for the next build to say."""
+    note = report_dir() / REPAIRED_NOTE  # what a killed build's janitor repaired, for the next command to say
+    repaired = (note.read_text(encoding="utf-8").split() if note.exists() else []) + publishing.recover(report_dir())
+    if log:
+        for run in repaired:
+            log(f"repaired: the publication of {run}, which a stopped build had begun, is finished (the run is wholly "
+                f"the new one)", flush=True)
+        note.unlink(missing_ok=True)
+    elif repaired:
+        write_text(note, "\n".join(repaired) + "\n")
     for root in published_roots():
-        if not root.is_dir():
-            continue
-        for entry in root.iterdir():
-            name = entry.name
-            if name.startswith(".") and name.endswith(OLD_SUFFIX):
-                target = root / name[1:-len(OLD_SUFFIX)]
-                if target.exists():
-                    _remove(entry)
-                else:
-                    entry.rename(target)
-            elif name.startswith(".") and (name.endswith(".tmp") or name.startswith(STAGING_PREFIX)):
-                _remove(entry)
-
-
-def _remove(path: Path) -> None:
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        path.unlink(missing_ok=True)
-
-
-def replace_path(new: Path, target: Path) -> None:
-    """Put ``new`` (a file or a folder) where ``target`` is: a file in one rename; a folder in two (the old one set
-    aside as ``.<name>.old``, the new one renamed in, the old one removed), so that at every instant either the
-    old or the new folder is whole (:func:`recover` finishes a replacement a kill interrupted). From another
-    filesystem (``report/`` mounted elsewhere) the new one is first copied beside the target, then renamed."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if os.stat(new.parent).st_dev != os.stat(target.parent).st_dev:  # another filesystem: a rename cannot cross it
-        near = target.with_name(f".{target.name}.tmp")  # copied beside the target first (recover() removes it)
-        _remove(near)
-        shutil.copytree(new, near, symlinks=True) if new.is_dir() else shutil.copy2(new, near)
-        _remove(new)
-        new = near
-    if new.is_file() or not target.exists():
-        os.replace(new, target)
-        return
-    old = target.with_name(f".{target.name}{OLD_SUFFIX}")
-    _remove(old)
-    os.replace(target, old)
-    os.replace(new, target)
-    _remove(old)
+        publishing.sweep(root, (STAGING_PREFIX,))
+    return repaired
 
 
 # -- running ----------------------------------------------------------------------------------------------
@@ -348,17 +320,29 @@ def _make_reproducible(path: Path) -> None:
 
 
 def publish(job: Job, folder: Path) -> None:
-    """Publish a successful run from its staging folder, one rename per folder or file: its tables and figures
-    (under the project root and in the report), its executed notebook, then its page."""
+    """Publish a successful run from its staging folder, all or nothing (:func:`stb_core.report.publish.publish`):
+    its tables and figures (under the project root and in the report), its executed notebook, then its page."""
+    pairs = []
     for kind in ("data", "figures"):
         made = folder / "out" / kind / job.run
         if made.exists():
             copy = folder / f"{kind}-copy"
-            shutil.copytree(made, copy)
-            replace_path(made, output_root() / kind / job.run)
-            replace_path(copy, report_dir() / kind / job.run)
-    replace_path(folder / "executed.ipynb", job.notebook_path)
-    replace_path(folder / "page.html", job.html_path)
+            try:
+                shutil.copytree(made, copy)
+            except OSError as error:  # nothing is in place yet
+                raise publishing.PublishError(error.errno, publishing.refusal(error, copy.parent)) from None
+            pairs += [(made, output_root() / kind / job.run), (copy, report_dir() / kind / job.run)]
+    pairs += [(folder / "executed.ipynb", job.notebook_path), (folder / "page.html", job.html_path)]
+    publishing.publish(report_dir(), job.run, pairs)
+
+
+def targets(jobs: list[Job]) -> list[Path]:
+    """Every folder the jobs' publication writes into: probed before any notebook runs."""
+    folders = {report_dir()}
+    for job in jobs:
+        folders |= {output_root() / "data", output_root() / "figures", report_dir() / "data",
+                    report_dir() / "figures", job.notebook_path.parent, job.html_path.parent}
+    return sorted(folders)
 
 
 # -- rendering --------------------------------------------------------------------------------------------
@@ -583,6 +567,7 @@ def write_index() -> None:
     from ..sources.words import listing
     from .checks import STANDARD, load_published, reference_parts, references
     from .paths import PUBLISHED_DIR
+    from .pdf import current as pdf_current
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
     written = references()  # the write-ups beyond the five sources, cited in the chapters' order
@@ -593,7 +578,7 @@ def write_index() -> None:
     write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
                     chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
                     abstract=abstract(records), identity=identity(), standard=STANDARD,
-                    references=[reference_parts(key) for key in cited],
+                    references=[reference_parts(key) for key in cited], pdf=pdf_current(),
                     citing_chapters=f"chapter{'s' if len(numbers) > 1 else ''} {listing(numbers)}")
 
 
@@ -652,12 +637,14 @@ def _runs() -> list[tuple[str, str]]:
             continue
         record = read_record(page.stem)
         found.append(("./" + urllib.parse.quote(page.name), page.stem if record is None else
-                      f"{record['title']}: " + ", ".join(f"{k} = {v}" for k, v in sorted(_changed(page.stem).items()))))
+                      f"{record['title']}: " + ", ".join(f"{k} = {v}" for k, v in _changed(page.stem, record).items())))
     return found
 
 
-def _changed(run: str) -> dict:
-    return dict(part.split("=", 1) for part in run.split("--")[1:])
+def _changed(run: str, record: dict) -> dict:
+    """The parameters a run's record gives that differ from its notebook's defaults, in the declared order."""
+    defaults = defaults_of(record.get("stem", run.split("--")[0]))
+    return {k: v for k, v in record.get("parameters", {}).items() if defaults.get(k) != v}
 
 
 def _current(record: dict | None) -> dict | None:
@@ -782,7 +769,9 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
     janitor = None
     try:
         with ReportLock(log):
-            recover()
+            recover(log)
+            publishing.probe(targets(jobs))  # a folder that cannot be written: one line, before any work
+            publishing.mark(report_dir(), "the HTML report")  # make clean may remove it
             staging.mkdir(parents=True)
             janitor = subprocess.Popen([sys.executable, "-m", "stb_core.report.janitor", str(report_dir()),
                                         str(os.getpid())], start_new_session=True, stdout=subprocess.DEVNULL,
@@ -818,6 +807,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
                         flush=True)
             with signals.deferred():  # the pages every run shares: written together
                 write_shared(default)
+            shutil.rmtree(staging, ignore_errors=True)  # gone before the next build takes the folder
             seconds = time.perf_counter() - started
             finished = (f"report built in {seconds:.1f} s: {report_dir() / 'index.html'}" if default else
                         f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
@@ -901,9 +891,16 @@ def main(argv: list[str] | None = None) -> int:
     except NotebookFailed as error:
         print(f"python -m stb_core.report: error: {error}", file=sys.stderr)
         return 1
+    except publishing.PublishError as error:  # a folder the filesystem refuses: probed first, or while publishing
+        print(f"python -m stb_core.report: error: {error.strerror}; what was published before is whole, and an "
+              f"interrupted publication is finished by the next build", file=sys.stderr)
+        return 1
     except Interrupted as error:
         print(f"python -m stb_core.report: {error}", file=sys.stderr)
         return 130
+    except OSError as error:  # the shared pages, or the staging folder: the filesystem refused
+        print(f"python -m stb_core.report: error: {publishing.refusal(error)}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # stopped while planning, before any notebook started
         print("python -m stb_core.report: stopped before any notebook ran; nothing was changed", file=sys.stderr)
         return 130

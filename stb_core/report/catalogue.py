@@ -98,7 +98,10 @@ GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.h
              "single die instead of all of them."),
     ("move", "The tiles shut after a roll, written as a set: {4, 5} after a roll of 9. A move is legal when its tiles "
              "are all open and add up to the roll (and, under some rules, shuts at most so many tiles)."),
-    ("objective", "What a finished game is worth: a shut box (the chance of winning, P(win)), the sum of the tiles "
+    ("win", "Ending the game with every tile shut (\u201cshutting the box\u201d) or, under a rule that sets a "
+            "threshold, with the open tiles totalling that or less (\u201cwon at 3 or less\u201d). P(win) is the "
+            "chance of it; in the classic game it is the chance of shutting the box."),
+    ("objective", "What a finished game is worth: a win (the chance of winning, P(win)), the sum of the tiles "
                   "left open (the expected sum left, lower is better), or the number of tiles shut."),
     ("optimal play", "Playing every move, and choosing the dice where the rules allow it, to do best for the "
                      "objective: the exact solution of the game's dynamic programme."),
@@ -114,10 +117,11 @@ GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.h
     ("one-die rule", "When the player may throw a single die instead of all the dice: once every tile from 7 up is "
                      "shut, or once the open tiles total 6 or less (or 5 or less: \u201cless than 6\u201d)."),
     ("Thai style", "Each roll shuts exactly one tile, equal to either die or to their sum (chapter 8)."),
-    ("Double Shutter", "A second row behind the first: behind front tile k stands a back tile worth 10 \u2212 k, "
-                       "written b and its value (b9 stands behind 1), which can be shut only once the tile in front "
-                       "of it is down. The score counts the front row double; a one-die rule counts only the tiles "
-                       "that can be shut now."),
+    ("Double Shutter", "A second row behind the first: on front tiles 1\u2013n, behind front tile k stands a back "
+                       "tile worth n + 1 \u2212 k (on 1\u20139: 10 \u2212 k), written b and its value (b9 stands "
+                       "behind 1), which can be shut only once the tile in front of it is down or in the same move. "
+                       "The score counts the front row double; a one-die rule counts only the tiles that can be shut "
+                       "now."),
     ("digit score", "The open tiles read in increasing order as one number: {1, 4, 7} scores 147; lower is better."),
     ("head-to-head", "Two independent games, one played each way, compared: the chance that the first leaves less "
                      "than the second, more, or the same."),

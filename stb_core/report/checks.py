@@ -19,8 +19,9 @@
 **How a claim is judged** (:data:`STANDARD`, printed on the index): :mod:`stb_core.sources.verdicts`, one rule for
 every source. A figure is **reproduced**, **corrected by the source**, **off** (the right value beside it) or
 **cannot compare**; a statement **holds** or is **contradicted**. A ✗ is a finding about the source, not a failure
-of the build: the build fails only where the engine disagrees with a claim the notebook says it reproduces
-(``expected = holds``), as :class:`ReproductionError`. The page's own simulations, checked against exact values,
+of the build: the build fails only where the engine disagrees with what the notebook says of a claim -- one it says
+it reproduces (``expected = holds``) fails, or one it says the source gets wrong (``fails``) reproduces -- as
+:class:`ReproductionError`. The page's own simulations, checked against exact values,
 are statistical: a value outside its 95% interval is a warning with its z-score (it happens one time in twenty), a
 failure only beyond ``Z_FAIL`` standard errors; they are checks of the engine, never evidence for a source.
 """
@@ -174,8 +175,9 @@ class Result:
 
     @property
     def unexpected(self) -> bool:
-        """The engine disagrees with a claim the notebook says holds."""
-        return self.expected == "holds" and self.mark == FAIL
+        """The engine disagrees with what the notebook says of the claim: one it says holds fails, or one it says
+        fails holds (a finding the page would state that the numbers no longer bear out)."""
+        return (self.expected == "holds" and self.mark == FAIL) or (self.expected == "fails" and self.mark == PASS)
 
 
 def _printed_text(row) -> str:
@@ -230,13 +232,15 @@ class Checks:
         return self
 
     def chance(self, claim: str, simulated: float, exact: float, low: float, high: float, z: float,
-               show=None) -> Checks:
+               show=None, bound: float | None = None) -> Checks:
         """A simulated value against the exact one: ✓ inside its 95% interval, ⚠ outside it (chance, one time
-        in twenty; the z-score says how far), ✗ beyond ``Z_FAIL`` standard errors (not chance). ``show``
-        formats the values (e.g. ``present.percent(3)``; six decimals by default)."""
+        in twenty; the z-score says how far), ✗ beyond ``Z_FAIL`` standard errors (not chance) -- and, where a
+        ``bound`` is given, farther from the exact value than it: the distance chance cannot reach whatever the
+        distribution (a normal z-score misleads for rare events). ``show`` formats the values (e.g.
+        ``present.percent(3)``; six decimals by default)."""
         show = show or (lambda v: _minus(f"{v:.6f}"))
         inside = low <= exact <= high
-        far = abs(z) > Z_FAIL
+        far = abs(z) > Z_FAIL and (bound is None or abs(simulated - exact) > bound)
         mark = PASS if inside else (FAIL if far else WARN)
         verdict = ("exact value inside the 95% interval" if inside else
                    "outside the 95% interval: z = " + _minus(f"{z:+.1f}") + ("" if far else f" (by chance about 1 run "
@@ -317,8 +321,8 @@ class Checks:
                               "verdict": r.verdict} for r in self.results])
 
     def raise_unexpected(self) -> None:
-        """Raise :class:`ReproductionError` for every claim the notebook says holds but the engine does not
-        reproduce (and for simulations too far from the exact value to be chance)."""
+        """Raise :class:`ReproductionError` for every claim the engine judges otherwise than the notebook says (and
+        for simulations too far from the exact value to be chance)."""
         bad = [r for r in self.results if r.unexpected]
         if bad:
             lines = "; ".join(f"{r.claim}: published {r.published}, computed {r.computed}" for r in bad)

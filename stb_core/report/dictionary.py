@@ -36,7 +36,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "open_sum": ("the sum of the open tiles", SUM), "open_tiles": ("how many tiles are open", TILES),
     "tiles_open": ("how many tiles are open", TILES), "smallest_tile": ("the lowest open tile", "tile number"),
     "largest_tile": ("the highest open tile", "tile number"),
-    "roll": ("the roll: what the dice show, added up", "pips"),
+    "roll": ("the roll: what the dice show, added up (where the move rule reads the dice, die-or-sum, the dice "
+             "themselves, like 3,4)", "pips"),
     "dice_total": ("the roll: what the dice show, added up", "pips"), "dice": ("how many dice are rolled", "dice"),
     "move": ("the tiles shut by the move", MOVE), "action": ("the tiles shut (an action, in the source's words)", MOVE),
     "turn": ("the turn of the game, from 1", COUNT), "moves": ("the number of moves of a winning sequence", COUNT),
@@ -53,16 +54,16 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "largest_tile_action": ("the best action that shuts the largest tile any legal action could", MOVE),
     "shuts": ("the tiles that play shuts", MOVE), "decision": ("move (after a roll) or dice (before it)", TEXT),
     # values
-    "p_win": ("the chance of shutting the box with optimal play", P),
+    "p_win": ("the chance of winning with optimal play", P),
     "p_win_exact": ("the same chance as an exact fraction p/q (0 where a tile exceeds the largest roll; empty "
                     "where not computed exactly)", "fraction"),
-    "p_win_after": ("the chance of shutting the box after the move, optimal play afterwards", P),
-    "p_win_after_optimal": ("the chance of shutting the box after the optimal move", P),
-    "p_win_after_rule": ("the chance of shutting the box after the rule's move", P),
-    "p_win_one_die": ("the chance of shutting the box rolling one die now, optimal play afterwards", P),
-    "p_win_all_dice": ("the chance of shutting the box rolling all the dice now, optimal play afterwards", P),
-    "exact_p_win": ("the chance of shutting the box, exact", P),
-    "simulated_p_win": ("the share of simulated games that shut the box", P),
+    "p_win_after": ("the chance of winning after the move, optimal play afterwards", P),
+    "p_win_after_optimal": ("the chance of winning after the optimal move", P),
+    "p_win_after_rule": ("the chance of winning after the rule's move", P),
+    "p_win_one_die": ("the chance of winning rolling one die now, optimal play afterwards", P),
+    "p_win_all_dice": ("the chance of winning rolling all the dice now, optimal play afterwards", P),
+    "exact_p_win": ("the chance of winning, exact", P),
+    "simulated_p_win": ("the share of simulated games won", P),
     "low_95": ("lower end of the Wilson 95% interval of the simulated share", P),
     "high_95": ("upper end of the Wilson 95% interval of the simulated share", P),
     "z": ("how many standard errors the simulated share lies from the exact value", "standard errors"),
@@ -73,8 +74,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "expected_sum_left": ("the expected sum of the tiles left open", SUM),
     "value_after": ("the value after the move, optimal play afterwards, in the objective's unit", BY_OBJECTIVE),
     "runner_up_value": ("the value after the second-best move", BY_OBJECTIVE),
-    "value_one_die": ("the chance of shutting the box rolling one die now", P),
-    "value_all_dice": ("the chance of shutting the box rolling all the dice now", P),
+    "value_one_die": ("the chance of winning rolling one die now", P),
+    "value_all_dice": ("the chance of winning rolling all the dice now", P),
     "optimal_value": ("the value of optimal play, in the objective's unit", BY_OBJECTIVE),
     "value_name": ("the column name of the objective's value", TEXT),
     "objective": ("what a finished game is worth: win, remaining-sum or flipped-count", TEXT),
@@ -228,19 +229,19 @@ COLUMNS: dict[str, tuple[str, str]] = {
                         "12 tiles)", "points (digits read as a number)"),
     "expected_rolls": ("the expected number of rolls of a game, the last one (that finds no move) included", "rolls"),
     "policy_name": ("the way of playing, in words", TEXT),
-    "win_loss_percent": ("the chance of shutting the box given up against perfect play, in % of the optimum", PCT),
+    "win_loss_percent": ("the chance of winning given up against perfect play, in % of the optimum", PCT),
     "expected_sum": ("the expected sum left open", SUM),
     "sum_loss_percent": ("the expected sum left above the least, in % of the least", PCT),
     "rolls": ("a number of rolls (the last one included)", "rolls"),
     "p_open": ("the chance that the tile is still open", P),
     "measure": ("what is measured: value (of the objective), exact (the same as a fraction), p_win (the chance of "
-                "shutting the box), rolls (expected rolls), beats:, loses-to: or ties:<policy> (the chance of leaving "
+                "winning), rolls (expected rolls), beats:, loses-to: or ties:<policy> (the chance of leaving "
                 "less, more or the same than that policy's independent game) or playable-pairs (the (board, roll) "
                 "pairs that leave some move)", TEXT),
     "computed": ("the figure computed now from the claim's own game", "as measured"),
     "printed": ("the figure printed by the source", "rolls"),
     "excess": ("printed minus exact", "rolls"),
-    "gap": ("the excess minus the rule's chance of shutting the box, in size", "rolls"),
+    "gap": ("the excess minus the rule's chance of winning, in size", "rolls"),
     "tile": ("a tile, by its number", "tile number"),
     "tie_break": ("which of equally good moves is played: canonical (the lowest tiles), fewest-tiles, most-tiles or "
                   "random (each with the same chance)", TEXT),
@@ -251,7 +252,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "sd": ("the standard deviation of one game's outcome (the objective's value of its final board), for a value "
            "(empty for a chance): what a simulated mean's standard error is made of", "as measured"),
     "corrected_later": ("whether the thesis's second notebook prints the exact value", FLAG),
-    "exact_on_the_board": ("the same rule's exact chance of shutting the box when it scores the board in play", P),
+    "exact_on_the_board": ("the same rule's exact chance of winning when it scores the board in play", P),
     "author": ("who wrote it, as the write-up gives it (or 'author not stated')", TEXT),
     "title": ("its title", TEXT), "year": ("its year, where known", TEXT),
     "published_in": ("where it was published", TEXT), "address": ("its address", TEXT),
@@ -260,16 +261,23 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meaning particular to that table
+    ("tiles-open", "position"): ("the tile's place on the board, from 1 (a Double Shutter's back row after its front "
+                                 "row)", COUNT),
+    ("tiles-open", "tile"): ("the tile, named as the board names it (a Double Shutter's back tiles b and their value)",
+                             TEXT),
+    ("example-board", "won"): ("whether the game is already won on the board", FLAG),
+    ("example-board", "dice"): ("the numbers of dice the rules let the player roll from the board", TEXT),
+    ("example-board", "can_roll_8"): ("whether those dice can show a roll of 8", FLAG),
     ("seats", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
     ("seats-by-players", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
     ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),
     ("simulation", "p_shut"): ("the share of simulated rounds the seat shut the box", P),
-    ("hand-arithmetic", "p_win"): ("the chance of shutting the box from {4, 5}", P),
+    ("hand-arithmetic", "p_win"): ("the chance of winning from {4, 5}", P),
     ("claims-computed", "game"): ("the figure's game, its play and what it measures, in words (from the columns "
                                   "beside it)", TEXT),
     ("claims-computed", "play"): ("the rule of thumb or play, its tie-break, and what it plays for, in words", TEXT),
     ("simulated-rule", "printed"): ("the win rate the simulator printed", P),
-    ("simulated-rule", "exact"): ("the rule's exact chance of shutting the box", P),
+    ("simulated-rule", "exact"): ("the rule's exact chance of winning", P),
     ("simulated-rule", "standard_error"): ("the standard error of a win rate over that many games, at the exact "
                                            "chance", P),
     ("simulated-rule", "errors_away"): ("how many standard errors lie between the printed and the exact chance",
@@ -279,13 +287,13 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("board-values", "value"): ("the least expected sum left open from the board", SUM),
     ("policy-table", "value"): ("the least expected sum left open from the state", SUM),
     ("highest-cost-states", "value"): ("the least expected sum left open from the state", SUM),
-    ("one-four-five-eight", "p_win"): ("the chance of shutting the box from the board", P),
+    ("one-four-five-eight", "p_win"): ("the chance of winning from the board", P),
     ("strategy-cards", "value"): ("the card's value under the objective (P(win), or an expected sum or count)",
                                   BY_OBJECTIVE),
     ("card-front", "value"): ("the card's value under the objective", BY_OBJECTIVE),
     ("card-front-target", "value"): ("the card's value under the objective", BY_OBJECTIVE),
     ("policy-prices", "value"): ("the policy's value under the objective", BY_OBJECTIVE),
-    ("source-000-gap", "value"): ("the policy's chance of shutting the box", P),
+    ("source-000-gap", "value"): ("the policy's chance of winning", P),
     ("variants", "value"): ("the variant's value under the objective and play", BY_OBJECTIVE),
     ("variants", "policy"): ("optimal or worst play", TEXT),
     ("one-die-allowed-or-forced", "policy"): ("optimal or worst play", TEXT),
@@ -397,8 +405,8 @@ def entitle(schema: dict, label: str, caption: str, headers: dict | None) -> Non
         schema["title"] = label
     schema["description"] = caption
     for field in schema["fields"]:
-        if headers and field["name"] in headers:
-            field["title"] = headers[field["name"]]
+        if headers is None or field["name"] in headers:  # None: shown under its own name
+            field["title"] = field["name"] if headers is None else headers[field["name"]]
 
 
 def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -> str:
@@ -422,7 +430,6 @@ def data_package(run: str, title: str, tables: dict[str, dict], citation: str) -
 
 
 # -- the committed reference data: data/published (every printed figure) and data/bench (make bench) ---------------
-RULES_FIELDS = ("tiles", "dice", "sides", "one_die", "one_die_forced", "max_per_move", "moves", "layout")
 REFERENCE: dict[str, dict[str, tuple[str, str]]] = {
     "published": {
         "key": ("the claim's key, read by the chapter that checks it (with the file's name: unique)", TEXT),

@@ -4,13 +4,15 @@
 ``export/report.zip``; ``make export RUN=<run>`` does the same for a rerun (``export/<run>/``). Inside:
 
 * ``figures/<chapter>/`` -- every figure as PDF (TrueType fonts), SVG (text as text) and PNG (200 dpi);
-* ``tables/<chapter>/`` -- every table as CSV (as the report exports it) and as a LaTeX table: pandas'
-  ``Styler.to_latex`` with booktabs rules, numbers right-aligned, the page's headers, its caption (citing the
-  write-ups it comes from by their BibTeX keys) and a label (``tab:<chapter>:<name>``);
+* ``tables/<chapter>/`` -- every table as CSV (as the report exports it) and as a LaTeX table set for print by
+  :func:`stb_core.report.latex.table` (booktabs rules, numbers aligned on the decimal point, the page's columns and
+  headers), its caption citing the write-ups it comes from by their BibTeX keys, and a label
+  (``tab:<chapter>:<name>``);
 * ``captions.md`` -- every figure's and table's number, caption and files, as a list;
 * ``references.bib`` -- every write-up the report cites (the five sources and chapter 8's thirteen), keyed as the
   captions cite them;
-* ``README.txt`` -- what is where, and the LaTeX packages the tables need (booktabs).
+* ``README.txt`` -- what is where, and the LaTeX packages the tables need;
+* ``main.tex`` -- every table and figure typeset, and ``main.pdf`` where TeX is installed.
 
 It reads only what the build wrote (``data/<run>/datapackage.json`` for each table's caption and headers,
 ``figures/<run>/captions.json`` for the figures), so it exports exactly what the pages show.
@@ -18,9 +20,9 @@ It reads only what the build wrote (``data/<run>/datapackage.json`` for each tab
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
+import os
 import re
 import shutil
 import sys
@@ -29,27 +31,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from . import latex
+from . import publish as publishing
 from .catalogue import CHAPTERS, sources
 from .paths import PUBLISHED_DIR, output_root
-
-LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-UNICODE = {"–": "--", "—": "---", "−": "-", "×": r"$\times$", "“": "``", "”": "''", "’": "'", "‘": "`",
-           "≤": r"$\leq$", "≥": r"$\geq$", "±": r"$\pm$", "\u2009": " ", "\u202f": r"\,", "\u200b": "",
-           "→": r"$\rightarrow$",
-           "✓": "yes", "✗": "no", "⚠": "!", "·": r"$\cdot$", "…": r"\ldots{}", "é": r"\'e", "ü": r'\"u'}
 
 
 class ExportError(Exception):
     """The export cannot be made (a run that was never built): one line saying why."""
-
-
-def latex(text) -> str:
-    """Text as LaTeX: its special characters escaped, the report's typography in LaTeX's own terms."""
-    out = "".join(LATEX_SPECIAL.get(c, c) for c in str(text))
-    for char, replacement in UNICODE.items():
-        out = out.replace(char, replacement)
-    return out
 
 
 # -- the references -----------------------------------------------------------------------------------------------
@@ -69,16 +58,20 @@ def bib_entries() -> dict[str, str]:
 
 
 def _entry(key: str, author: str, title: str, date: str, address: str, note: str) -> str:
-    fields = [f"  title = {{{{{latex(title)}}}}}"]
+    """One ``@misc`` entry; one whose author is not known carries a ``key`` (its title's first words), which BibTeX
+    sorts and labels it by."""
+    fields = [f"  title = {{{{{latex.text(title)}}}}}"]
     if author and not author.startswith(("not stated", "author not stated")):
-        fields.insert(0, f"  author = {{{{{latex(author)}}}}}")
+        fields.insert(0, f"  author = {{{{{latex.text(author)}}}}}")
+    else:
+        fields.insert(0, f"  key = {{{latex.text(' '.join(title.split()[:3]))}}}")
     year = re.search(r"\b(1[89]|20)\d\d\b", date or "")
     if year:
         fields.append(f"  year = {{{year[0]}}}")
     if address.startswith("http"):
         fields.append(f"  howpublished = {{\\url{{{address}}}}}")
     if note:
-        fields.append(f"  note = {{{latex(note)}}}")
+        fields.append(f"  note = {{{latex.text(note)}}}")
     return f"@misc{{{key},\n" + ",\n".join(fields) + "\n}\n"
 
 
@@ -95,33 +88,21 @@ def cited_by(stem: str) -> list[str]:
 
 
 # -- the tables -----------------------------------------------------------------------------------------------------
-def latex_table(frame: pd.DataFrame, resource: dict, label: str, cite: list[str]) -> str:
-    """One table as LaTeX (booktabs): the page's headers, numbers right-aligned, its caption citing ``cite``."""
-    headers = {f["name"]: f.get("title", f["name"].replace("_", " ")) for f in resource["schema"]["fields"]}
-    shown = frame.rename(columns=lambda c: latex(headers.get(c, c)))
-    numeric = [pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])
-               for c in frame.columns]
-    caption = resource.get("description", resource["name"]).rstrip(".")
-    number = resource.get("title", "")
-    text = latex(caption) + (f" (from \\cite{{{','.join(cite)}}})" if cite else "") + "."
-    styler = shown.style.hide(axis="index").format(_cell, escape=None)
-    return styler.to_latex(column_format="".join("r" if n else "l" for n in numeric), hrules=True,
-                           caption=(f"{latex(number)}. " if number else "") + text, label=label,
-                           position_float="centering")
-
-
-def _cell(value) -> str:
-    """A cell as LaTeX: whole numbers with thin-space thousands, floats to four decimals (six significant digits
-    below 1), text escaped."""
-    if isinstance(value, bool) or value is None or (isinstance(value, float) and pd.isna(value)):
-        return "" if value is None or (isinstance(value, float) and pd.isna(value)) else ("yes" if value else "no")
-    if isinstance(value, int) or (hasattr(value, "is_integer") and isinstance(value, float) and value.is_integer()
-                                  and abs(value) < 1e15):
-        return f"{int(value):,}".replace(",", r"\,")
-    if isinstance(value, float):  # four decimals, or six significant digits below 1 (the CSV beside it is exact)
-        text = f"{value:,.4f}".rstrip("0").rstrip(".") if abs(value) >= 1 else f"{value:.6g}"
-        return latex(text).replace(",", r"\,").replace("-", "$-$")
-    return latex(value)
+def kit_table(frame: pd.DataFrame, resource: dict, label: str, cite: list[str], csv: str) -> latex.Typeset:
+    """One table of the kit set for print (:func:`stb_core.report.latex.table`): the columns its page shows, under
+    the page's headers (every column when the page shows it otherwise), its caption citing ``cite``, the report's
+    number kept for ``\\stbnumber``; a table too long to print whole says where its CSV is (``csv``)."""
+    fields = resource["schema"]["fields"]
+    shown = [f for f in fields if "title" in f] or fields
+    cells = pd.DataFrame({i: [latex.number_text(v) for v in frame[f["name"]].tolist()] for i, f in enumerate(shown)})
+    cells.columns = [f.get("title", f["name"]).replace("_", " ") for f in shown]
+    caption = latex.text(resource.get("description", resource["name"]).rstrip(".")) + \
+        (f" (from \\cite{{{','.join(cite)}}})" if cite else "") + "."
+    number = resource.get("title", "").removeprefix("Table ")
+    left_out = len(fields) - len(shown)
+    note = f"{left_out} more {'column' if left_out == 1 else 'columns'} in {csv}." if left_out else ""
+    return latex.table(cells, caption, label, number=number, note=note, rest=f"every row is in {csv}",
+                       cell=latex.text)
 
 
 # -- the kit --------------------------------------------------------------------------------------------------------
@@ -140,77 +121,231 @@ def runs_to_export(run: str | None) -> list[str]:
     return [run]
 
 
-def export(run: str | None = None, out: Path | None = None) -> Path:
-    """Write the kit (see the module docstring) and its zip; returns the folder."""
+KIT_STAGING = ".kit-"
+
+
+def export(run: str | None = None, out: Path | None = None, log=print, typeset: bool = True) -> Path:
+    """Write the kit (see the module docstring) and its zip into ``out`` (default ``export/``) and return the folder:
+    one export at a time into a folder, built in a staging folder beside it and put in place with the zip all or
+    nothing (:mod:`stb_core.report.publish`: a kill at any instant leaves the old kit or the new one, and the next
+    export finishes what it began); the kit and the zip it replaces must be ones the project wrote. ``log`` hears the
+    announcement and one line per chapter; ``typeset=False`` leaves ``main.pdf`` out (``--no-pdf``)."""
     runs = runs_to_export(run)
-    root = output_root()
-    name = run or "report"
-    folder = (out or root / "export") / name
-    staging = folder.with_name(f".{name}.partial")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    captions, cited = [], set()
-    for stem in runs:
-        cite = cited_by(stem)
-        cited.update(cite)
-        captions += _figures(root, stem, staging)
-        captions += _tables(root, stem, staging, cite)
-    entries = bib_entries()
-    (staging / "references.bib").write_text("".join(entries[k] for k in sorted(entries)), encoding="utf-8")
-    (staging / "captions.md").write_text("".join(captions), encoding="utf-8")
-    (staging / "README.txt").write_text(README, encoding="utf-8")
-    shutil.rmtree(folder, ignore_errors=True)
-    staging.rename(folder)
-    archive = folder.with_suffix(".zip")
-    with zipfile.ZipFile(archive.with_suffix(".zip.partial"), "w", zipfile.ZIP_DEFLATED) as zipped:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                info = zipfile.ZipInfo(str(path.relative_to(folder.parent)), date_time=(2026, 1, 1, 0, 0, 0))
-                zipped.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
-    archive.with_suffix(".zip.partial").replace(archive)
+    root, name = output_root(), run or "report"
+    destination = out or root / "export"
+    folder, archive = destination / name, destination / f"{name}.zip"
+    refuse_what_the_project_did_not_write(folder, archive)
+    try:
+        publishing.probe([destination])
+    except publishing.PublishError as error:
+        raise ExportError(error.strerror) from None
+    with publishing.locked(destination, "export", log):
+        for repaired in publishing.recover(destination):
+            log(f"repaired: the export of {repaired.removeprefix('kit-')}, which a stopped export had begun, is "
+                f"finished", flush=True)
+        publishing.sweep(destination, (KIT_STAGING,))
+        refuse_what_the_project_did_not_write(folder, archive)  # checked again: it may have changed while waiting
+        staging = destination / f"{KIT_STAGING}{os.getpid()}"
+        try:
+            staging.mkdir()
+            write_kit(runs, root, staging / name, log, typeset)
+            zip_kit(staging / name, staging / f"{name}.zip")
+            with publishing.signals_held():  # the folder and the zip are replaced together
+                publishing.publish(destination, f"kit-{name}", [(staging / name, folder),
+                                                                  (staging / f"{name}.zip", archive)])
+        except OSError as error:
+            raise ExportError(f"{publishing.refusal(error)}; the kit in {destination} is as it was") from None
+        finally:
+            publishing.remove(staging) if staging.exists() else None
     return folder
 
 
-def _figures(root: Path, stem: str, staging: Path) -> list[str]:
+def refuse_what_the_project_did_not_write(folder: Path, archive: Path) -> None:
+    """The kit is written over a folder and a zip only where they are a kit the project wrote (or absent, or an
+    empty folder): anything else is refused in one line, and nothing is touched."""
+    if not publishing.owned(folder):
+        raise ExportError(f"{folder} exists and is not a kit this project wrote (no {publishing.MARKER} in it): move "
+                          f"it or give --out another folder; nothing was written")
+    if archive.exists() and not kit_zip(archive):
+        raise ExportError(f"{archive} exists and is not a kit this project wrote: move it or give --out another "
+                          f"folder; nothing was written")
+
+
+def kit_zip(path: Path) -> bool:
+    """Whether ``path`` is a zip of a kit the project wrote (its marker inside)."""
+    try:
+        with zipfile.ZipFile(path) as zipped:
+            return any(n.endswith("/" + publishing.MARKER) for n in zipped.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
+def write_kit(runs: list[str], root: Path, folder: Path, log, typeset: bool = True) -> None:
+    """The kit's folder: each chapter's figures and tables, the captions, the references, ``main.tex`` (typeset to
+    ``main.pdf`` where TeX is installed), the README, the marker."""
+    tables = sum(len(json.loads((root / "data" / r / "datapackage.json").read_text())["resources"]) for r in runs)
+    log(f"exporting {len(runs)} {'chapter' if len(runs) == 1 else 'chapters'} ({tables} tables and their figures) "
+        f"into {folder.parent.parent} ...", flush=True)
+    folder.mkdir()
+    chapters = []
+    for i, stem in enumerate(runs, 1):
+        cite = cited_by(stem)
+        title = json.loads((root / "data" / stem / "datapackage.json").read_text(encoding="utf-8"))["title"]
+        chapters.append({"stem": stem, "title": title, "cite": cite, "figures": _figures(root, stem, folder),
+                         "tables": _tables(root, stem, folder, cite)})
+        log(f"[{i}/{len(runs)}] {stem}", flush=True)
+    entries = bib_entries()
+    (folder / "references.bib").write_text("".join(entries[k] for k in sorted(entries)), encoding="utf-8")
+    (folder / "captions.md").write_text(captions_md(chapters), encoding="utf-8")
+    (folder / "main.tex").write_text(main_tex(chapters), encoding="utf-8")
+    (folder / "README.txt").write_text(README, encoding="utf-8")
+    if typeset:
+        typeset_main(folder, log)
+    publishing.mark(folder, "the write-up kit")
+
+
+def typeset_main(folder: Path, log) -> None:
+    """``main.tex`` typeset to ``main.pdf`` beside it (the compiler's other files removed), or why not."""
+    if not latex.available():
+        log(f"main.pdf not made: {latex.INSTALL}", flush=True)
+        return
+    log("typesetting main.tex (pdflatex and BibTeX; a minute or so) ...", flush=True)
+    try:
+        found = latex.problems(latex.compile_document(folder / "main.tex"))
+        log(f"main.pdf: {len(found)} problems in the log: {found[0]} ..." if found else "main.pdf: typeset cleanly",
+            flush=True)
+    except RuntimeError as error:
+        log(f"main.pdf not made: {error}", flush=True)
+    for leftover in folder.glob("main.*"):
+        if leftover.suffix not in (".tex", ".pdf"):
+            leftover.unlink()
+
+
+def zip_kit(folder: Path, archive: Path) -> None:
+    """The kit as one zip, byte for byte the same for the same kit (fixed dates, sorted entries)."""
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                entry = Path(folder.name) / path.relative_to(folder)
+                info = zipfile.ZipInfo(str(entry), date_time=(2026, 1, 1, 0, 0, 0))
+                zipped.writestr(info, path.read_bytes(), zipfile.ZIP_DEFLATED)
+
+
+def _figures(root: Path, stem: str, staging: Path) -> list[dict]:
+    """Each figure of a chapter into the kit (PDF, SVG, PNG); return its number, caption, files and width."""
     path = root / "figures" / stem / "captions.json"
     if not path.exists():
         return []
     target = staging / "figures" / stem
     target.mkdir(parents=True, exist_ok=True)
-    lines = []
+    figures = []
     for figure in json.loads(path.read_text(encoding="utf-8")):
         for file in figure["files"]:
             shutil.copy2(root / "figures" / stem / file, target / file)
-        files = ", ".join(f"figures/{stem}/{f}" for f in figure["files"])
-        lines.append(f"- **{figure['figure']}** ({stem}). {figure['caption']} Files: {files}.\n")
-    return lines
+        figures.append({"number": figure["figure"], "caption": figure["caption"], "name": figure["name"],
+                        "label": f"fig:{stem}:{figure['name']}", "width": figure.get("width_inches", 6.5),
+                        "files": [f"figures/{stem}/{f}" for f in figure["files"]]})
+    return figures
 
 
-def _tables(root: Path, stem: str, staging: Path, cite: list[str]) -> list[str]:
+def _tables(root: Path, stem: str, staging: Path, cite: list[str]) -> list[dict]:
+    """Each table of a chapter into the kit (its CSV and its LaTeX); return what ``captions.md`` and ``main.tex`` say
+    of each: number, caption, files, label and how it is set."""
     package = json.loads((root / "data" / stem / "datapackage.json").read_text(encoding="utf-8"))
     target = staging / "tables" / stem
     target.mkdir(parents=True, exist_ok=True)
-    lines = []
+    entries, supplementary = [], 0
     for resource in package["resources"]:
         source = root / "data" / stem / resource["path"]
         shutil.copy2(source, target / resource["path"])
         frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
         name = resource["path"].removesuffix(".csv")
-        label = f"tab:{stem}:{name}"
-        (target / f"{name}.tex").write_text(latex_table(frame, resource, label, cite), encoding="utf-8")
-        if "description" in resource:
-            number = resource.get("title") or name
-            lines.append(f"- **{number}** ({stem}). {resource['description'].rstrip('.')}. Files: "
-                         f"tables/{stem}/{name}.csv, tables/{stem}/{name}.tex (\\label{{{label}}}).\n")
-    return lines
+        label, csv = f"tab:{stem}:{name}", f"tables/{stem}/{resource['path']}"
+        if "title" not in resource:  # saved, not shown on its page: numbered as a supplementary table, S3.1
+            supplementary += 1
+            resource = {**resource, "title": f"Table S{stem[:2].lstrip('0')}.{supplementary}"}
+        typeset = kit_table(frame, resource, label, cite, csv)
+        (target / f"{name}.tex").write_text(typeset.latex, encoding="utf-8")
+        entries.append({"stem": stem, "name": name, "number": resource.get("title", ""), "label": label,
+                        "caption": resource.get("description", name), "csv": csv, "tex": f"tables/{stem}/{name}.tex",
+                        "kind": typeset.kind, "rows": len(frame), "shown": typeset.rows})
+    return entries
 
 
-README = """Shut the Box, solved exactly: the write-up kit
+def captions_md(chapters: list[dict]) -> str:
+    """``captions.md``: for each chapter, every figure and every table with its number, caption, files and, for a
+    table, how it is set for print."""
+    lines = []
+    for chapter in chapters:
+        lines.append(f"## {chapter['title']} ({chapter['stem']})\n\n")
+        for figure in chapter["figures"]:
+            lines.append(f"- **{figure['number']}**. {figure['caption']} Files: {', '.join(figure['files'])} "
+                         f"(\\label{{{figure['label']}}}).\n")
+        for table in chapter["tables"]:
+            supplementary = table["number"].startswith("Table S")
+            number = table["number"] + (" (saved, not shown on its page)" if supplementary else "")
+            lines.append(f"- **{number}**. {table['caption'].rstrip('.')}. {set_as(table)} Files: {table['csv']}, "
+                         f"{table['tex']} (\\label{{{table['label']}}}).\n")
+        lines.append("\n")
+    return "".join(lines)
+
+
+def set_as(table: dict) -> str:
+    """How a table of the kit is set for print, in a sentence."""
+    rows = f"{table['rows']:,} {'row' if table['rows'] == 1 else 'rows'}"
+    if table["kind"] == "summary":
+        return (f"Too long to print ({rows}): its LaTeX sets the first {table['shown']:,} rows and says the CSV holds "
+                f"them all.")
+    return f"{rows}, set as a {'longtable over several pages' if table['kind'] == 'longtable' else 'table'}."
+
+
+def main_tex(chapters: list[dict]) -> str:
+    """``main.tex``: every table and figure of the kit typeset, chapter by chapter, with the report's numbers, and
+    every write-up they cite, so a writer sees each as it prints and copies what they need."""
+    body = []
+    for chapter in chapters:
+        body.append(f"\\section*{{{latex.text(chapter['title'])}}}\\addcontentsline{{toc}}{{section}}"
+                    f"{{{latex.text(chapter['title'])}}}\n")
+        body += [_figure_tex(f) for f in chapter["figures"]]
+        body += [f"\\input{{{t['tex']}}}\n" for t in chapter["tables"]]
+        body.append("\\clearpage\n")
+    return (f"\\documentclass[11pt]{{article}}\n{latex.PREAMBLE}\\title{{Shut the Box, solved exactly: the tables "
+            f"and figures of the write-up kit}}\n\\author{{The Shut the Box report contributors}}\n\\date{{}}\n"
+            f"\\begin{{document}}\n\\maketitle\n{KIT_INTRODUCTION}\\tableofcontents\n\\clearpage\n"
+            + "".join(body) + "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{references}\n"
+            "\\end{document}\n")
+
+
+KIT_INTRODUCTION = r"""\noindent Every table and figure of the kit as it prints, with the number it has in the report.
+A table here is \verb|\input{tables/<chapter>/<name>.tex}| (it needs the packages booktabs, siunitx, longtable, array
+and amssymb), a figure \verb|\includegraphics{figures/<chapter>/<name>.pdf}|; each caption cites the write-up its
+figures come from (\verb|references.bib|). A table too long to print sets its first rows and says where the CSV
+holds them all. To keep the report's numbers in your document, define \verb|\stbnumber| as this file's preamble
+does; without it, the tables are numbered as your document numbers them.
+
+"""
+
+
+def _figure_tex(figure: dict) -> str:
+    """A figure of the kit as a float: its PDF at its own width (the text width at most), its caption, its label."""
+    pdf = next(f for f in figure["files"] if f.endswith(".pdf"))
+    width = "[width=\\linewidth]" if figure["width"] > 6.2 else ""
+    number = figure["number"].removeprefix("Figure ")
+    return (f"\\begin{{figure}}[htbp]\n\\centering\\stbnumber{{figure}}{{{number}}}\n"
+            f"\\includegraphics{width}{{{pdf}}}\n\\caption{{{latex.inline(figure['caption'])}}}"
+            f"\\label{{{figure['label']}}}\n\\end{{figure}}\n")
+
+
+README = f"""Shut the Box, solved exactly: the write-up kit
 
 figures/<chapter>/   every figure as PDF (TrueType fonts), SVG (text as text) and PNG (200 dpi)
-tables/<chapter>/    every table as CSV and as a LaTeX table (\\input{...} it; needs \\usepackage{booktabs})
-captions.md          every figure's and table's number, caption and files
-references.bib       the write-ups the captions cite (\\cite{...} keys), for BibTeX or biblatex
+tables/<chapter>/    every table as CSV and as a LaTeX table: \\input{{...}} it; it needs the packages
+                     {", ".join(latex.TABLE_PACKAGES)}. A table longer than a few pages sets its first rows
+                     and says where its CSV is; one longer than a page is a longtable.
+captions.md          every figure's and table's number, caption, files and how it is set
+references.bib       the write-ups the captions cite (\\cite{{...}} keys), for BibTeX or biblatex
+main.tex             every table and figure typeset with the report's numbers, citing every write-up
+main.pdf             main.tex typeset (where TeX is installed: pdflatex main, bibtex main, pdflatex main twice)
 
 The tables and figures are under CC BY 4.0: cite the report (see CITATION.cff in the project) and, for a figure a
 source printed, that source.
@@ -218,17 +353,10 @@ source printed, that source.
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m stb_core.report.export", description=__doc__.splitlines()[0])
-    parser.add_argument("--run", help="a rerun's name (default: the report's chapters)")
-    parser.add_argument("--out", type=Path, help="the folder to write into (default: export/)")
-    args = parser.parse_args(argv)
-    try:
-        folder = export(args.run, args.out)
-    except ExportError as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return 2
-    print(f"wrote {folder} and {folder.with_suffix('.zip')}")
-    return 0
+    """``python -m stb_core.report.export``: the same command as ``stb export`` (:mod:`stb_core.cli`)."""
+    from ..cli import main as stb
+
+    return stb(["export", *(sys.argv[1:] if argv is None else argv)])
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ checked for the kinds of defect the reruns review found (issue 29):
 * ``absent-file`` -- a file the prose names, or a link or image the page points to, that the run did not write;
 * ``caption-count`` -- a caption counting rows ("six rules") that its table does not have;
 * ``duplicate-rows`` -- a table with two rows that read exactly alike;
+* with the run's rules (read from the record it wrote): ``shut-box`` -- "shut the box" where winning is not shutting
+  every tile; ``tile-name`` -- a tile named by a number the board does not name it by (tile 15 on a Double Shutter);
+* ``printed-warning`` -- a warning or error a notebook printed (its stderr), shown on the page;
 * and in a run's CSV tables, ``inexact-float``: a float cell that is an exact value's rounding error.
 
 :func:`lint_page` checks one page (and the tables it links), :func:`lint_text` one sentence; ``python -m
@@ -22,6 +25,7 @@ stb_core.report.lint report/`` lints every page of a built report and exits 1 wh
 from __future__ import annotations
 
 import csv
+import html
 import re
 import sys
 from dataclasses import dataclass
@@ -41,8 +45,9 @@ ADJECTIVE = r"(?:[a-z]+(?:ed|ing|al|ive|ble|ent|ant)|open|shut|more|legal|best|w
 TABLE_NOUNS = ("rules", "variants", "heuristics", "players", "rows", "strategies", "objectives", "policies", "seats",
                "boards", "write-ups", "claims")
 NUMBER = r"[−+]?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|pp\b|percentage points))?"
-SKIPPED = {"script", "style", "pre", "code", "svg", "math", "annotation"}
+SKIPPED = {"script", "style", "pre", "code", "svg", "math", "annotation", "nav"}  # nav: the other pages' titles
 SKIPPED_CLASSES = ("jp-InputArea", "jp-InputPrompt", "jp-OutputPrompt", "MathJax", "katex")
+STDERR = re.compile(r'data-mime-type="application/vnd\.jupyter\.stderr"[^>]*>\s*<pre>(.*?)</pre>', re.S)
 FILE_NAME = re.compile(r"(?<![\w/.-])([A-Za-z0-9_][\w-]*\.(?:csv|json|png|svg|pdf|ipynb))\b")
 VOID = {"br", "img", "hr", "meta", "link", "input", "source", "wbr", "area", "base", "col", "embed", "param",
         "track"}
@@ -69,24 +74,57 @@ def _as_printed(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("-", "−")).strip()
 
 
-def lint_text(text: str, where: str = "") -> list[Problem]:
-    """The defects of one piece of prose, a caption or a table cell."""
+# lower case only: "Shut the Box" is the game's name
+SHUT_WORDS = re.compile(r"\b(?:shut(?:s|ting)? the box|box (?:is|was|can be|gets) shut|shut box)\b")
+QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"")  # a source's own words, quoted: not the run's claim
+QUOTED_TABLES = ("stb-claims", "stb-quoted")  # tables of the sources' claims, in their words, of their own games
+AGREEMENT_VERBS = r"have|offer|make|give|lose|win|need|play|reach|leave|take|show|allow|fit|differ"  # not past tenses
+
+
+def lint_run_text(text: str, rules, where: str = "") -> list[Problem]:
+    """The defects of a sentence that only the run's rules show: "shut the box" where winning is not shutting every
+    tile (``shut-box``); a tile named by its position where the board names it otherwise (``tile-name``: no tile 15
+    on a Double Shutter of 8, whose back tiles are b1 to b8)."""
     problems = []
+    own = QUOTED.sub("", text)
+    if rules.win_at_most > 0 and "threshold" not in own:  # a sentence that says what a threshold changes is true
+        problems += [Problem("shut-box", where, m.group(0)) for m in SHUT_WORDS.finditer(own)]
+    if rules.layout == "double-shutter":
+        for m in re.finditer(r"\btiles? (\d+)\b(?![.,]\d|\s*%|\s*[–-])", own):
+            if int(m.group(1)) > rules.tiles:
+                problems.append(Problem("tile-name", where, own[max(0, m.start() - 20):m.end() + 10]))
+    return problems
+
+
+def _comparisons(text: str):
+    """Each comparison of two printed figures: ``a against b``, and ``a ... more than b`` or ``a ... less than the
+    rule (b)``, ``a`` the last figure before the comparing words (in the same clause, at most 60 characters back);
+    as (a, b, start, end)."""
+    for m in re.finditer(rf"({NUMBER}) (?:against|versus|vs\.?|compared with) ({NUMBER})", text):
+        yield m.group(1), m.group(2), m.start(), m.end()
+    than = r"\b(?:more|less|higher|lower|better|worse|fewer|greater|smaller) than "
+    for m in re.finditer(rf"{than}(?:({NUMBER})|[^.;()\d]{{1,60}}\(({NUMBER})\))", text):
+        clause = re.split(r"[;()]|\.(?!\d)", text[max(0, m.start() - 60):m.start()])[-1]
+        before = [n for n in re.finditer(NUMBER, clause)  # a difference ("0.2 pp more than") is not a side
+                  if not re.match(r"\s*(?:pp\b|percentage points|points)", clause[n.end():]) and "pp" not in n.group(0)]
+        if before:
+            yield before[-1].group(0), m.group(1) or m.group(2), m.start() - len(clause) + before[-1].start(), m.end()
+
+
+def lint_text(text: str, where: str = "", rules=None) -> list[Problem]:
+    """The defects of one piece of prose, a caption or a table cell (with the run's ``rules``, those only they show
+    too: :func:`lint_run_text`)."""
+    problems = [] if rules is None else lint_run_text(text, rules, where)
 
     def found(kind: str, match: str) -> None:
         problems.append(Problem(kind, where, match))
 
     for m in re.finditer(r"(?<![\w.,/])[−-]0(?:[.,]0+)?(?![.,]?\d)", text):
         found("negative-zero", text[max(0, m.start() - 30):m.end() + 10])
-    comparisons = (rf"({NUMBER}) (?:against|versus|vs\.?|compared with) ({NUMBER})",
-                   rf"({NUMBER})(?:[^.;()]|(?<=\d)\.(?=\d)){{0,60}}?\b"
-                   rf"(?:more|less|higher|lower|better|worse|fewer|greater|smaller) than ({NUMBER})")
-    for pattern in comparisons:
-        for m in re.finditer(pattern, text):
-            said_equal = re.search(r"\b(same|equal|as much as|as many as|exactly as|tie|tied)\b",
-                                   text[max(0, m.start() - 80):m.start()])
-            if _as_printed(m.group(1)) == _as_printed(m.group(2)) and not said_equal:
-                found("equal-comparison", m.group(0))
+    for first, second, at, end in _comparisons(text):
+        said_equal = re.search(r"\b(same|equal|as much as|as many as|exactly as|tie|tied)\b", text[max(0, at - 80):at])
+        if _as_printed(first) == _as_printed(second) and not said_equal:
+            found("equal-comparison", text[at:end])
     nouns = "|".join(map(re.escape, NOUNS))
     plurals = "|".join(re.escape(_plural(n)) for n in NOUNS)
     for m in re.finditer(rf"(?<![\d.,/−-])\b1 (?:{ADJECTIVE} ){{0,2}}({plurals})\b", text):
@@ -96,12 +134,15 @@ def lint_text(text: str, where: str = "") -> list[Problem]:
     for m in re.finditer(rf"(?<![\d.,/−-])\b({counts}) (?:{ADJECTIVE} ){{0,2}}({nouns})\b(?![-\w’']){head_noun}",
                          text.replace(",", "")):
         found("number-noun", m.group(0))
-    for m in re.finditer(rf"\b(?:[Nn]o|[Ee]ach|[Ee]very|[Oo]ne|1) (?:\([^)]*\) )?(?:{nouns}) have\b", text):
+    for m in re.finditer(rf"\b(?:[Nn]o|[Ee]ach|[Ee]very|[Oo]ne|1) (?:[a-z]+ )?(?:\([^)]*\) )?(?:{nouns}) "
+                         rf"(?:{AGREEMENT_VERBS})\b(?!-)", text):
         found("number-noun", m.group(0))
     for m in re.finditer(r"(?<![\w-])(nan|NaN|None|-?inf)(?![\w-])|\{[a-z_]+\}", text):
         found("leftover", text[max(0, m.start() - 30):m.end() + 10])
     for m in re.finditer(r"\d\.\d*?(?:9{13,}|0{13,}[1-9])\d*", text):
         found("leftover", m.group(0))
+    for m in re.finditer(r"\btiles 1[–-]1\b(?![\d–-])", text):  # a one-tile board is "tile 1"
+        found("number-noun", m.group(0))
     return problems
 
 
@@ -114,6 +155,7 @@ class _Table:
     cell: list = None
     in_head: bool = False
     head: list = None
+    quoted: bool = False  # a table of the sources' claims: their words, not the run's
 
 
 class _Reader(HTMLParser):
@@ -130,6 +172,7 @@ class _Reader(HTMLParser):
         self.table: _Table | None = None
         self.in_caption = False
         self.links: list[str] = []
+        self.titles: set[int] = set()  # prose entries that are the page's title (a name, not a claim)
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -147,8 +190,10 @@ class _Reader(HTMLParser):
         if tag in ("p", "li", "dd", "dt", "figcaption", "h1", "h2", "h3", "h4", "summary") and self.table is None:
             self._flush()
             self.paragraph = []
+            if tag == "h1":
+                self.titles.add(len(self.prose))
         elif tag == "table":
-            self.table = _Table(rows=[], head=[])
+            self.table = _Table(rows=[], head=[], quoted=any(c in (attrs.get("class") or "") for c in QUOTED_TABLES))
         elif self.table is not None:
             if tag == "caption":
                 self.in_caption = True
@@ -212,13 +257,14 @@ def _context(text: str) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def lint_tables(tables: list[_Table], where: str) -> list[Problem]:
-    """Caption counts against rows, duplicate rows and each cell's text."""
+def lint_tables(tables: list[_Table], where: str, rules=None) -> list[Problem]:
+    """Caption counts against rows, duplicate rows and each cell's text (with the run's rules, if known)."""
     problems = []
     for table in tables:
         caption = re.sub(r"\s+", " ", table.caption).strip()
         label = _context(caption) or "a table"
-        problems += lint_text(caption, f"{where}, caption {label!r}")
+        run = None if table.quoted else rules  # the sources' claims are in their own words, of their own games
+        problems += lint_text(caption, f"{where}, caption {label!r}", run)
         columns = max((len(r) for r in table.head + table.rows), default=0)
         words = "|".join(NUMBER_WORDS)
         for m in re.finditer(rf"\b({words}) (?:{ADJECTIVE} )?({'|'.join(map(re.escape, TABLE_NOUNS))})\b",
@@ -234,7 +280,7 @@ def lint_tables(tables: list[_Table], where: str) -> list[Problem]:
                 problems.append(Problem("duplicate-rows", f"{where}, {label!r}", " | ".join(row)))
             seen.add(key)
             for cell in row:
-                problems += lint_text(cell, f"{where}, {label!r}")
+                problems += lint_text(cell, f"{where}, {label!r}", run)
     return problems
 
 
@@ -262,22 +308,39 @@ def lint_csv(path: Path) -> list[Problem]:
     return problems
 
 
+def run_rules(page: Path):
+    """The rules of the run a page shows, from the record its run wrote beside the report (``data/<run>/
+    checks.json``), or None (an appendix, the index)."""
+    import json
+
+    from .parameters import rules_value
+
+    root = page.parent.parent if page.parent.name == "runs" else page.parent
+    record = root / "data" / page.stem / "checks.json"
+    if not record.exists():
+        return None
+    return rules_value(json.loads(record.read_text(encoding="utf-8")).get("parameters", {}))
+
+
 def lint_page(page: Path) -> list[Problem]:
-    """Every defect of one rendered page: its prose, captions and cells, the files it names or links, and the
-    CSV tables it links."""
+    """Every defect of one rendered page: its prose, captions and cells (with the run's rules: what only they show,
+    :func:`lint_run_text`), the files it names or links, and the CSV tables it links."""
+    rules = run_rules(page)
     reader = _Reader()
-    reader.feed(page.read_text(encoding="utf-8"))
+    source = page.read_text(encoding="utf-8")
+    reader.feed(source)
     reader._flush()
     where = page.name
-    problems = []
+    problems = [Problem("printed-warning", where, " ".join(html.unescape(m.group(1)).split())[:160])
+                for m in STDERR.finditer(source)]
     local = {Path(unquote(urlsplit(link).path)).name for link in reader.links if not urlsplit(link).scheme}
     for at, text in enumerate(reader.prose):
-        problems += lint_text(text, f"{where}: {_context(text)!r}")
+        problems += lint_text(text, f"{where}: {_context(text)!r}", None if at in reader.titles else rules)
         for name in [] if at in reader.cited else FILE_NAME.findall(text):
             if name not in local:
                 problems.append(Problem("absent-file", f"{where}: {_context(text)!r}", f"{name} is named but not "
                                                                                        f"linked from the page"))
-    problems += lint_tables(reader.tables, where)
+    problems += lint_tables(reader.tables, where, rules)
     problems += lint_links(page, reader.links)
     for link in dict.fromkeys(reader.links):
         target = page.parent / unquote(urlsplit(link).path)

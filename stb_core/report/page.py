@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import HTML, display
 
-from ..rules import Rules
+from ..rules import OPTIONS, Rules
 from ..sources.findings import Finding, findings_json
 from . import dictionary, present, style
 from .catalogue import chapter, sources
@@ -42,7 +42,7 @@ from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
-VARIANT_OPTIONS = ("one_die", "one_die_forced", "max_per_move", "win_at_most", "moves", "layout")
+VARIANT_OPTIONS = tuple(name for name in OPTIONS if name not in ("tiles", "dice", "sides"))  # the variant's rules
 LONG_TABLE = 40  # a table asked to be shown whole is shown whole up to this many rows, else previewed
 PREVIEW_ROWS = 25
 
@@ -60,12 +60,9 @@ def _notebook(stem: str) -> dict:
 
 
 def notebook_defaults(stem: str) -> dict:
-    """The literals of the notebook's ``parameters`` cell: ``{name: default}``."""
-    cells = [c for c in _notebook(stem)["cells"] if "parameters" in c.get("metadata", {}).get("tags", [])]
-    if len(cells) != 1:
-        raise ParameterError(f"{stem} needs exactly one cell tagged 'parameters'")
-    tree = ast.parse("".join(cells[0]["source"]))
-    return {node.targets[0].id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)}
+    """The notebook's default parameters: its declared parameters' defaults, which its ``parameters`` cell is made
+    from (:mod:`stb_core.report.cells`)."""
+    return domain(stem).defaults
 
 
 def notebook_names(stem: str) -> set[str]:
@@ -139,22 +136,24 @@ class Page:
         """Whether this run plays the source's own game: the parameters named at the source's values, and every
         rule option not named (a one-die rule, a forced die, a cap per roll, a winning threshold, the move rule,
         the layout) at the classic game's -- unless ``others_free``: a chapter that quotes the sources' games on
-        the run's dice alone (chapter 6 plays them on their own board whatever the run's)."""
-        classic = Rules()
-        variant = others_free or all(getattr(self._rules, name) == getattr(classic, name) for name in VARIANT_OPTIONS
+        the run's dice alone (chapter 6 plays them on their own board whatever the run's). An option that changes
+        nothing under the others (:meth:`Rules.inert`: a forced die with no one-die rule) leaves the game the
+        source's."""
+        classic, played = Rules(), self._rules.effective  # an option that changes nothing is not a change
+        variant = others_free or all(getattr(played, name) == getattr(classic, name) for name in VARIANT_OPTIONS
                                      if name not in source_values)
         return variant and all(self.values.get(name, value) == value for name, value in source_values.items())
 
     def parameters(self, rules: Rules | None = None) -> None:
         """Show this run's parameters (so a reader of the HTML sees them with the code hidden)."""
-        rows = []
+        rows, inert = [], self._rules.inert()
         for parameter in self.domain.parameters:
             value, default = self.values[parameter.name], self.defaults.get(parameter.name)
-            shown = _plain(value)
-            if parameter.labels and value in parameter.labels and parameter.labels[value] != value:
-                shown += f": {parameter.labels[value]}"
+            shown = parameter.read(value)
             if value != default:
-                shown += f" (default {_plain(default)})"
+                shown += f" (default {parameter.read(default).split(':')[0]})"
+            if parameter.name in inert:
+                shown += f"; no effect here: {inert[parameter.name]}"
             rows.append({"parameter": parameter.name.replace("_", " "), "value": shown, "meaning": parameter.help})
         caption = "The parameters of this run" + (f"; the rules they make: {rules.describe()}" if rules else "")
         self.table(pd.DataFrame(rows), caption, None, columns={"parameter": "parameter", "value": "value",
@@ -167,7 +166,7 @@ class Page:
 
     def table(self, table: pd.DataFrame, caption: str, name: str | None, *, columns: dict | None = None,
               formats: dict | None = None, max_rows: int | None = 25, note: str | None = None,
-              export: pd.DataFrame | None = None, show: bool = True, cards: bool = False) -> None:
+              export: pd.DataFrame | None = None, show: bool = True, cards: bool = False, quoted: bool = False) -> None:
         """Save the table as ``data/<run>/<name>.csv`` (``export`` if given, else the table itself, with its
         machine column names) and show it with ``columns`` as headers; ``name=None`` shows without saving,
         ``show=False`` saves without showing (a table the page's prose already points to); ``cards=True`` draws each
@@ -180,7 +179,9 @@ class Page:
             save_table(exported, self.run, name)
             href = self.href(f"data/{self.run}/{name}.csv")
             self.written.append(("table", href))
-        if not show:
+        if not show:  # its caption and headers still travel with it: the kit sets it as the page would
+            if name is not None:
+                dictionary.entitle(self.schemas[name], "", caption, columns)
             return
         if table.empty:
             self.say(f"*{caption.rstrip('.')}*: none with these parameters.")
@@ -193,7 +194,8 @@ class Page:
         if name is not None:  # the caption and headers travel with the table (datapackage.json; the write-up kit)
             dictionary.entitle(self.schemas[name], label, caption, columns)
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
-                                        max_rows=max_rows, csv_href=href, note=note, label=label, cards=cards)))
+                                        max_rows=max_rows, csv_href=href, note=note, label=label, cards=cards,
+                                        quoted=quoted)))
 
     def references(self, table: pd.DataFrame, name: str = "references") -> None:
         """A reference list: each write-up (``author``, ``year``, ``title``, ``published_in``, ``address``,
@@ -318,6 +320,7 @@ class Page:
         record = self.checks.record(self.run, self.chapter.title, headline,
                                     [f.text for f in self.findings if f.kind == "finding"])
         record["source"] = self.chapter.source
+        record["stem"] = self.stem
         record["parameters"] = dict(self.values)
         write_record(self.run, record)
         write_text(data_dir(self.run) / "findings.json", findings_json(self.findings))
@@ -350,16 +353,3 @@ class Page:
     def source(self):
         """The source this page checks (None for pages beyond the sources)."""
         return sources()[self.chapter.source] if self.chapter.source else None
-
-
-def _plain(value) -> str:
-    """A parameter value as a reader reads it: text without quotes (empty shown as "(empty)"), numbers
-    with thousands separators."""
-    if isinstance(value, str):
-        return value if value else "(empty)"
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, int):
-        return f"{value:,}"
-    return f"{value:,g}"
-

@@ -1,33 +1,29 @@
 """Every notebook's parameters and what each may be: one declaration, used by the build driver before a
-kernel starts and by the notebook's own first cell (so a run from JupyterLab or plain papermill is checked
-the same way).
+kernel starts, by the notebook's own first cell (so a run from JupyterLab or plain papermill is checked the same
+way), and to make the notebook's ``parameters`` cell (:mod:`stb_core.report.cells`).
 
-A :class:`Parameter` has a type and a range or a list of choices; a :class:`Domain` adds the checks on
-combinations (a board must fit the tiles). The domain check is the whole check: every value it accepts runs, and
-everything a notebook would refuse is refused here, before a kernel starts. ``quick`` is the largest value the
-tests' rerun matrix runs and ``audit`` the largest the findings audit draws (the domain may allow slower runs: a
-reader waits, a test does not). The defaults are the literals of each notebook's ``parameters`` cell; a test
-checks that every declared name is there and every default is allowed.
+A :class:`Parameter` has a type, a default and a range or a list of choices; the rule options' are made from their
+one declaration in :mod:`stb_core.rules`. A :class:`Domain` adds the checks on combinations (a board must fit the
+tiles; a rule option the chapter's functions do not handle is refused, :func:`chapter_coverage`). The domain check is
+the whole check: every value it accepts runs, and everything a notebook would refuse is refused here, before a kernel
+starts. ``quick`` is the largest value the tests' rerun matrix runs and ``audit`` the largest the findings audit
+draws (the domain may allow slower runs: a reader waits, a test does not).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..objectives import OBJECTIVES
 from ..players import SHUT_PAYS_RANGE
-from ..rules import (
-    DICE_RANGE,
-    LAYOUTS,
-    MAX_PER_MOVE_RANGE,
-    MOVE_RULES,
-    ONE_DIE_OPTIONS,
-    SIDES_RANGE,
-    TILES_RANGE,
-    WIN_AT_MOST_RANGE,
-)
+from ..rules import OPTIONS, RULE_OPTIONS, Coverage, Option
+
+CELL_WIDTH = 116  # a parameters cell's lines, within the linter's 120
 
 
 class ParameterError(ValueError):
@@ -36,7 +32,7 @@ class ParameterError(ValueError):
 
 @dataclass(frozen=True)
 class Parameter:
-    """One notebook parameter: its name, type and allowed values, and what it means."""
+    """One notebook parameter: its name, type, default and allowed values, and what it means."""
 
     name: str
     kind: type
@@ -46,10 +42,28 @@ class Parameter:
     choices: tuple | None = None
     pattern: str | None = None      # for text: a regular expression the value must match
     quick: object = None            # the largest value the rerun matrix runs (default: high)
-    labels: dict | None = None      # for choices: how each reads on a page
+    words: Callable | None = None   # how a value reads on a page (a rule option's words)
     audit: object = None            # the largest value the findings audit draws (default: quick, else high)
-    samples: tuple | None = None    # for patterned text: the values the rerun matrix and the audit try
-    spelled: str | None = None      # for patterned text: the allowed values in words
+    samples: tuple | None = None    # for text decided by ``accepts``: the values the rerun matrix and the audit try
+    spelled: str | None = None      # for text decided by ``accepts``: the allowed values in words
+    default: object = None          # the value of the notebook's parameters cell
+    note: str = ""                  # what the chapter adds to the help in its parameters cell (``the source: 10``)
+    accepts: Callable | None = None  # for text: whether a value is allowed (a rule option's own test)
+
+    @classmethod
+    def of_option(cls, spec: Option, **chapter) -> Parameter:
+        """A rule option as a notebook parameter, from its one declaration; ``chapter`` may narrow its range and
+        set its default, note and test sizes. An option that may be unset (no cap) takes 0 for unset."""
+        declared = {"low": spec.low, "high": spec.high, "choices": spec.choices, "words": spec.words,
+                    "samples": spec.samples or None, "spelled": spec.spelled, "accepts": spec.accepts,
+                    "default": spec.default}
+        if spec.kind is bool:
+            declared["choices"] = (False, True)
+        help = spec.help
+        if spec.unset is not None:
+            declared.update(low=0, default=0)
+            help = f"{help} (0: {spec.unset})"
+        return cls(spec.name, spec.kind, help, **{**declared, **chapter})
 
     def allowed(self) -> str:
         """The allowed values, in words; limits as they are written (``4294967295``, ``0.5``)."""
@@ -78,7 +92,21 @@ class Parameter:
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         if self.pattern is not None and not re.fullmatch(self.pattern, value, re.ASCII):
             raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
+        if self.accepts is not None and not self.accepts(value):
+            raise ParameterError(f"{self.name} must be {self.allowed()}; got {value!r}")
         return float(value) + 0.0 if self.kind is float else value  # + 0.0: -0.0 is 0.0 (one value, one run page)
+
+    def read(self, value) -> str:
+        """A value as the page's table of parameters shows it: ``high-shut: once every tile from 7 up is shut``,
+        ``no: the player's choice`` (never a bare ``False``)."""
+        shown = ("yes" if value else "no") if isinstance(value, bool) else _plain(value)
+        said = self.words(value) if self.words else None
+        return f"{shown}: {said}" if said and said != shown else shown
+
+    def comment(self) -> str:
+        """The comment beside the parameter in the notebook's parameters cell: its help, and the chapter's note."""
+        help = f"True: {self.help}" if self.kind is bool else self.help
+        return f"{help}; {self.note}" if self.note else help
 
     def corners(self) -> list:
         """The values the rerun matrix tries: each choice, or the smallest and the quick largest."""
@@ -92,6 +120,16 @@ class Parameter:
     def audit_high(self):
         """The largest value the findings audit draws."""
         return next(v for v in (self.audit, self.quick, self.high) if v is not None)
+
+
+def _plain(value) -> str:
+    """A value as a reader reads it: text without quotes (empty shown as "(empty)"), numbers with thousands
+    separators."""
+    if isinstance(value, str):
+        return value if value else "(empty)"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return f"{value:,g}"
 
 
 def _written(value) -> str:
@@ -115,6 +153,11 @@ class Domain:
     def names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.parameters)
 
+    @property
+    def defaults(self) -> dict:
+        """The default of every parameter: the values of the notebook's parameters cell (:func:`parameters_cell`)."""
+        return {p.name: p.default for p in self.parameters}
+
     def check(self, values: dict) -> dict:
         """The values checked one by one, then together; the first problem raises :class:`ParameterError`."""
         unknown = sorted(set(values) - set(self.names))
@@ -130,46 +173,23 @@ class Domain:
 
 
 # -- the parameters the notebooks share --------------------------------------------------------------------
-def tiles(high: int = 16, quick: int | None = None, help: str = "the tiles 1 to this number start open",
-          audit: int | None = None) -> Parameter:
-    return Parameter("tiles", int, help, TILES_RANGE[0], high, quick=quick, audit=audit)
+TEST_SIZES = {"dice": {"quick": 3}, "sides": {"quick": 12}, "max_per_move": {"quick": 2, "audit": 3},
+              "win_at_most": {"quick": 3, "audit": 3}}  # the rerun matrix's and the audit's largest, unless a chapter's
 
 
-DICE = Parameter("dice", int, "dice rolled", *DICE_RANGE, quick=3)
-SIDES = Parameter("sides", int, "faces per die", *SIDES_RANGE, quick=12)
-ONE_DIE = Parameter("one_die", str, "when one die may be rolled instead of all the dice: never, high-shut (once every "
-                    "tile from 7 up is shut) or sum-le-K (once the open tiles total K or less), e.g. sum-le-6",
-                    pattern=r"never|high-shut|sum-le-[1-9][0-9]{0,2}", samples=(*ONE_DIE_OPTIONS, "sum-le-3"),
-                    spelled=f"never, high-shut or sum-le-K with K from 1 to {WIN_AT_MOST_RANGE[1]}",
-                    labels={"never": "never", "high-shut": "once every tile from 7 up is shut",
-                            "sum-le-6": "once the open tiles total 6 or less"})
-FORCED = Parameter("one_die_forced", bool, "True: the single die must be rolled whenever the one-die rule allows it",
-                   choices=(False, True))
-MAX_PER_MOVE = Parameter("max_per_move", int, "at most this many tiles shut by one roll (0: no limit)", 0,
-                         MAX_PER_MOVE_RANGE[1], quick=2, audit=3)
-MOVES = Parameter("moves", str, "what a roll shuts", choices=MOVE_RULES,
-                  labels={"sum": "open tiles adding up to the roll", "die-or-sum": "one tile: either die or their sum"})
-LAYOUT = Parameter("layout", str, "the board", choices=LAYOUTS,
-                   labels={"row": "one row of tiles numbered from 1 up",
-                           "double-shutter": "Double Shutter: a front row numbered from 1 up and behind it a back row "
-                                             "of the same numbers reversed (the highest behind tile 1), each back tile "
-                                             "shut only once the tile in front of it is"})
+def rule_parameters(**chapter: dict) -> tuple[Parameter, ...]:
+    """Every rule option the engine takes, as the notebook parameters of a chapter, each made from its one
+    declaration (:data:`stb_core.rules.RULE_OPTIONS`); ``chapter`` maps an option to what the chapter sets for it
+    (``tiles={"high": 16, "default": 10, "note": "the source: 10"}``). Which options a chapter's analysis covers
+    is not said here: it is what the chapter's functions handle (:func:`chapter_coverage`)."""
+    unknown = set(chapter) - set(OPTIONS)
+    if unknown:
+        raise ParameterError(f"no rule option {sorted(unknown)[0]!r}")
+    return tuple(Parameter.of_option(spec, **{**TEST_SIZES.get(spec.name, {}), **chapter.get(spec.name, {})})
+                 for spec in RULE_OPTIONS)
 
 
-def win_at_most(quick: int = 3, audit: int = 3) -> Parameter:
-    return Parameter("win_at_most", int, "won once the open tiles total this or less", *WIN_AT_MOST_RANGE,
-                     quick=quick, audit=audit)
-
-
-def rule_parameters(tiles_parameter: Parameter, win: Parameter | None = None) -> tuple[Parameter, ...]:
-    """Every rule option the engine takes, in one declaration shared by the chapters: the board's ``tiles`` (each
-    chapter its own range), dice, sides, the one-die rule (``sum-le-K`` for any K), whether that die is forced,
-    a cap on tiles per roll, the winning threshold, the move rule and the layout. A chapter whose analysis does
-    not cover an option refuses it with :func:`covers`."""
-    return (tiles_parameter, DICE, SIDES, ONE_DIE, FORCED, MAX_PER_MOVE, win or win_at_most(), MOVES, LAYOUT)
-
-
-RULE_NAMES = tuple(p.name for p in rule_parameters(tiles()))  # the names the declaration gives, in its order
+RULE_NAMES = tuple(OPTIONS)  # the rule options' names, in their declared order
 
 
 def rules_value(values: dict):
@@ -194,24 +214,39 @@ def _rules_hold(values: dict) -> str | None:
     return None
 
 
-def covers(chapter: str, **limits: tuple[tuple, str]) -> Callable[[dict], str | None]:
-    """A check refusing the rule options a chapter's analysis does not cover: ``limits`` maps a parameter to the
-    values allowed and why (``layout=(("row",), "it counts sequences on one row")``)."""
+def chapter_coverage(stem: str) -> Coverage:
+    """What a chapter's analysis covers: what every function of it covers (its module's ``pipeline``, made of
+    them), so a chapter can neither accept what a function mishandles nor refuse what all of them handle."""
+    import importlib
+
+    from .catalogue import chapter
+
+    return importlib.import_module(f"stb_core.sources.{chapter(stem).module}").pipeline.coverage
+
+
+def _covered(stem: str) -> Callable[[dict], str | None]:
+    """The check refusing, in one line, a rule option outside the chapter's analysis (:func:`chapter_coverage`)."""
+    from ..rules import InputError
+
     def check(values: dict) -> str | None:
-        for name, (allowed, why) in limits.items():
-            if name in values and values[name] not in allowed:
-                return (f"{name} = {values[name]} is outside {chapter}'s analysis ({why}); allowed: "
-                        f"{', '.join(map(str, allowed))}")
-        return None
-    check.limits = {name: allowed for name, (allowed, _) in limits.items()}  # what the README's table lists
+        try:
+            rules = rules_value(values)
+        except InputError:
+            return None  # refused by _rules_hold, with its own line
+        from .catalogue import chapter
+
+        return chapter_coverage(stem).refusal(rules, f"chapter {chapter(stem).number}'s analysis")
+
     return check
 
 
-SEED = Parameter("seed", int, "random seed", 0, 2**32 - 1, quick=2**32 - 1)
+def seed(default: int, help: str = "random seed of the simulations") -> Parameter:
+    return Parameter("seed", int, help, 0, 2**32 - 1, quick=2**32 - 1, default=default)
 
 
-def games(low: int = 1_000, high: int = 10_000_000, quick: int = 20_000, audit: int | None = None) -> Parameter:
-    return Parameter("games", int, "simulated games", low, high, quick=quick, audit=audit)
+def games(default: int, help: str, note: str = "", low: int = 1_000, high: int = 10_000_000, quick: int = 20_000,
+          audit: int | None = None) -> Parameter:
+    return Parameter("games", int, help, low, high, quick=quick, audit=audit, default=default, note=note)
 
 
 def _board_fits(values: dict) -> str | None:
@@ -227,6 +262,28 @@ def _board_fits(values: dict) -> str | None:
     except InputError as error:
         return f"{error} (tiles = {values['tiles']})"
     return None
+
+
+def _board_size_fits(name: str) -> Callable[[dict], str | None]:
+    """A chapter parameter naming another board size to solve under this run's rules (chapter 6's ``compare_tiles``
+    and ``max_tiles``) must make a board of these rules (a Double Shutter front row of at most 12): the engine's own
+    refusal, naming the parameter."""
+    def check(values: dict) -> str | None:
+        from dataclasses import replace
+
+        from ..rules import InputError
+
+        try:
+            rules = rules_value(values)
+        except InputError:
+            return None  # refused by _rules_hold, with its own line
+        try:
+            replace(rules, tiles=values[name])
+        except InputError as error:
+            return f"{name} = {values[name]} is too many for these rules: {error}"
+        return None
+
+    return check
 
 
 def _scoring_fits(values: dict) -> str | None:
@@ -246,73 +303,75 @@ def _scoring_fits(values: dict) -> str | None:
     return None
 
 
-ROW = (("row",), "it is defined on one row of tiles")
-SOURCE_ROW = (("row",), "its tables name states by their tile numbers on one row, as the source's do")
+def source(value, **sizes) -> dict:
+    """A rule option's default that is the source's own game, said in the parameters cell."""
+    return {"default": value, "note": f"the source: {value}", **sizes}
+
 
 DOMAINS: dict[str, Domain] = {
     "01-sequence-counts": Domain((
-        *rule_parameters(tiles(16, quick=12, audit=8)),
-        Parameter("board", str, "open tiles for the counts by number of moves, e.g. 1,3,4,6,7 (empty: all open)",
-                  pattern=r"(|[0-9]+(,[0-9]+)*)"),
-        games(quick=20_000, audit=3_000),
-        SEED,
-    ), (_rules_hold, covers("chapter 1", layout=ROW, moves=(("sum",), "the source counts sequences of totals, and "
-                                                                    "its rule, example and tables read a roll as its "
-                                                                    "total")), _board_fits),
-        {"tiles": 8, "games": 5_000}),
-    "02-riddler-one-die": Domain(rule_parameters(tiles(16, quick=12, audit=8)), (
-        _rules_hold, covers("chapter 2", one_die_forced=(
-            (False,), "it weighs rolling one die against all of them, a choice a forced die takes away"))),
-        quick={"tiles": 8}),
+        *rule_parameters(tiles=source(10, high=16, quick=12, audit=8), dice=source(2), sides=source(6)),
+        Parameter("board", str, "open tiles for a second table of counts by number of moves, e.g. 1,3,4,6,7 (empty: "
+                  "none)", pattern=r"(|[0-9]+(,[0-9]+)*)", default=""),
+        games(100_000, "simulated games per strategy", "the source: 1000000", quick=20_000, audit=3_000),
+        seed(1),
+    ), (_rules_hold, _covered("01-sequence-counts"), _board_fits), {"tiles": 8, "games": 5_000}),
+    "02-riddler-one-die": Domain(rule_parameters(
+        tiles=source(9, high=16, quick=12, audit=8), dice=source(2), sides=source(6), one_die=source("high-shut")),
+        (_rules_hold, _covered("02-riddler-one-die")), quick={"tiles": 8}),
     "03-open-and-shut": Domain((
-        *rule_parameters(tiles(12, quick=10, audit=7)),
-        Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen one are listed together",
-                  0.0, 1.0),
-    ), (_rules_hold, covers("chapter 3", layout=(("row",), "its exhibits name boards by the source's Board Id and "
-                                                          "Board string, which read one row of tiles"))),
-        quick={"tiles": 7}),
-    "04-game-space": Domain(rule_parameters(tiles(12, quick=10, help="the tiles 1 to this number start open", audit=7),
-                                            win_at_most(quick=78, audit=30)), (
-        _rules_hold, covers("chapter 4", moves=(("sum",), "its game space lists each state's moves by the total "
-                                                          "rolled, as the source's GameSpace.csv does"),
-                            layout=SOURCE_ROW)),
-        quick={"tiles": 7}),
-    "05-expected-cost-mdp": Domain((*rule_parameters(tiles(12, quick=10, audit=9)), SEED), (
-        _rules_hold, covers("chapter 5", moves=(("sum",), "its tables of actions are by the total rolled"),
-                            layout=SOURCE_ROW)),
-        quick={"tiles": 8}),
+        *rule_parameters(tiles=source(9, high=12, quick=10, audit=7), dice=source(2), sides=source(6)),
+        Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen move are listed "
+                  "together", 0.0, 1.0, default=0.0001),
+    ), (_rules_hold, _covered("03-open-and-shut")), quick={"tiles": 7}),
+    "04-game-space": Domain(rule_parameters(
+        tiles=source(9, high=12, quick=10, audit=7), dice=source(2), sides=source(6),
+        win_at_most=source(3, quick=78, audit=30)), (_rules_hold, _covered("04-game-space")), quick={"tiles": 7}),
+    "05-expected-cost-mdp": Domain((
+        *rule_parameters(tiles=source(9, high=12, quick=10, audit=9), dice=source(2), sides=source(6)),
+        seed(123, "seed of the narrated game (the source's R seed was 123; R's generator differs from numpy's)"),
+    ), (_rules_hold, _covered("05-expected-cost-mdp")), quick={"tiles": 8}),
     "06-whole-map": Domain((
-        *rule_parameters(tiles(12, quick=9, help="the main board: tiles 1 to this number", audit=7)),
-        Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12, audit=8),
+        *rule_parameters(tiles={"high": 12, "quick": 9, "audit": 7, "note": "the main board"}),
+        Parameter("compare_tiles", int, "a second board size for the variants table", 1, 16, quick=12, audit=8,
+                  default=10),
         Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14,
-                  audit=8),
-        Parameter("margin_percent", float, "the strategy card must get within this % of the optimum", 0.0, 100.0),
-        Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2),
-        Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES[:3]),
-    ), (_rules_hold,),
+                  audit=8, default=16),
+        Parameter("margin_percent", float, "the recommended strategy card is the simplest within this % of the "
+                  "optimum", 0.0, 100.0, default=2.5),
+        Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2, default=3),
+        Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES[:3],
+                  default="win"),
+    ), (_rules_hold, _covered("06-whole-map"), _board_size_fits("compare_tiles"), _board_size_fits("max_tiles")),
         quick={"tiles": 7, "compare_tiles": 8, "max_tiles": 9, "card_lines": 1}),
     "07-pub-game": Domain((
-        Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4, audit=3),
+        Parameter("players", int, "how many players, each staking 1, play in turn", 2, 6, quick=4, audit=3,
+                  default=2),
         Parameter("scoring", str, "a finished turn scores the sum of the open tiles, or their digits read as a number",
-                  choices=("sum", "digits")),
-        Parameter("shut_pays", float, "what a player who shuts the box wins from each other player, in stakes",
-                  float(SHUT_PAYS_RANGE[0]), float(SHUT_PAYS_RANGE[1]), quick=10.0),
-        *rule_parameters(tiles(10, quick=8, audit=5)),
+                  choices=("sum", "digits"), default="sum"),
+        Parameter("shut_pays", float, "what a player who shuts the box (under a threshold: reaches it) wins from each "
+                  "other player, in stakes",
+                  float(SHUT_PAYS_RANGE[0]), float(SHUT_PAYS_RANGE[1]), quick=10.0, default=1.0,
+                  note="1: the pot, 2: double"),
+        *rule_parameters(tiles={"high": 10, "quick": 8, "audit": 5}),
         Parameter("max_players", int, "the tables by number of players run from 2 players to this many", 2, 6,
-                  quick=4, audit=3),
+                  quick=4, audit=3, default=4),
         Parameter("rounds", int, "simulated rounds beside the exact values", 1_000, 1_000_000, quick=5_000,
-                  audit=2_000),
-        SEED,
-    ), (_rules_hold, _scoring_fits),
+                  audit=2_000, default=100_000),
+        seed(1),
+    ), (_rules_hold, _covered("07-pub-game"), _scoring_fits),
         quick={"tiles": 6, "max_players": 2, "rounds": 2_000}),
-    "08-in-print": Domain(rule_parameters(tiles(12, quick=7, audit=6)), (_rules_hold,), quick={"tiles": 7}),
+    "08-in-print": Domain(rule_parameters(tiles={"high": 12, "quick": 7, "audit": 6,
+                                                 "note": "of the variants and the rules of thumb"}),
+                          (_rules_hold, _covered("08-in-print")), quick={"tiles": 7}),
     "09-luck-and-skill": Domain((
-        *rule_parameters(tiles(12, quick=9, audit=7)),
+        *rule_parameters(tiles={"high": 12, "quick": 9, "audit": 7}),
         Parameter("objective", str, "what a finished game is worth: the win, or the sum left open",
-                  choices=("win", "remaining-sum")),
-        games(low=100, high=200_000, quick=2_000, audit=300),
-        SEED,
-    ), (_rules_hold,), quick={"tiles": 7, "games": 500}),
+                  choices=("win", "remaining-sum"), default="win"),
+        games(20_000, "seeded games of each way of playing, analysed turn by turn", low=100, high=200_000,
+              quick=2_000, audit=300),
+        seed(9, "random seed of the games"),
+    ), (_rules_hold, _covered("09-luck-and-skill")), quick={"tiles": 7, "games": 500}),
 }
 
 
@@ -321,6 +380,17 @@ def domain(stem: str) -> Domain:
     if stem not in DOMAINS:
         raise ParameterError(f"notebook must be one of {', '.join(DOMAINS)}; got {stem!r}")
     return DOMAINS[stem]
+
+
+def parameters_cell(stem: str) -> str:
+    """The notebook's ``parameters`` cell, made from its declared parameters: one literal a line, commented with
+    what it means (papermill injects its ``-p`` values after this cell; JupyterLab users edit it)."""
+    lines = []
+    for p in domain(stem).parameters:
+        literal = json.dumps(p.default) if isinstance(p.default, str) else repr(p.default)
+        lines += textwrap.wrap(p.comment(), CELL_WIDTH, initial_indent=f"{p.name} = {literal}  # ",
+                               subsequent_indent="#   ", break_on_hyphens=False)
+    return "\n".join(lines)
 
 
 def parse_value(text: str):
@@ -345,7 +415,22 @@ def run_name(stem: str, values: dict, defaults: dict) -> str:
     order = DOMAINS[stem].names if stem in DOMAINS else tuple(values)  # the declared order: one name per run
     changed = [f"{name}={_file_safe(values[name])}" for name in sorted(values, key=lambda n: (
         order.index(n) if n in order else len(order))) if defaults.get(name) != values[name]]
-    return "--".join([stem, *changed])
+    return _short_enough("--".join([stem, *changed]))
+
+
+RUN_NAME_MAX = 150
+"""The longest run name kept whole: a run's files and their journals add up to 30 characters, and a file system
+allows 255 per name."""
+
+
+def _short_enough(name: str) -> str:
+    """``name`` itself up to :data:`RUN_NAME_MAX` characters; a longer one keeps its first parameters whole and
+    ends in ``--h`` and ten hex digits of the SHA-256 of the whole name (distinct runs keep distinct names)."""
+    if len(name) <= RUN_NAME_MAX:
+        return name
+    tag = "--h" + hashlib.sha256(name.encode()).hexdigest()[:10]
+    kept = name[:RUN_NAME_MAX - len(tag)]
+    return kept[:kept.rfind("--")] + tag
 
 
 def _file_safe(value) -> str:

@@ -35,9 +35,10 @@ def counts_by_moves(table: pd.DataFrame):
     return fig
 
 
-def win_rates(table: pd.DataFrame, published: dict | None = None):
+def win_rates(table: pd.DataFrame, published: dict | None = None, won: str = "chance of shutting the box"):
     """Simulated win rates with their 95% intervals (points and bars) beside the exact values (ticks), one
-    row per policy; ``published``: the source's own simulated rates by policy (crosses)."""
+    row per policy; ``published``: the source's own simulated rates by policy (crosses); ``won``: the axis's words
+    for the chance of winning (:func:`stb_core.sources.words.winning`)."""
     fig, ax = style.figure("full", 0.55 * len(table) + 1.1)
     y = np.arange(len(table))[::-1]
     for yi, row in zip(y, table.itertuples(), strict=True):
@@ -50,7 +51,7 @@ def win_rates(table: pd.DataFrame, published: dict | None = None):
             ax.plot(published[row.policy], yi + 0.32, marker="x", color=style.VERMILLION, ms=6, mew=1.5, ls="none")
     ax.set_yticks(y, [style.name(p) for p in table["policy"]])
     ax.set_ylim(-0.6, len(table) - 0.3)
-    ax.set_xlabel("chance of shutting the box")
+    ax.set_xlabel(won)
     ax.set_xlim(left=0)
     _percent_axis(ax.xaxis, 1)
     handles = [ax.errorbar([], [], xerr=[], fmt="o", color="#57606a", mfc="white", mew=1.5,
@@ -360,18 +361,22 @@ def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
     return fig
 
 
-def heuristic_chances(table: pd.DataFrame):
-    """Two dot panels, one row per rule of thumb (optimal and worst play included): its chance of shutting the box
-    and its expected sum left, each on a linear axis from zero (``table``: ``policy_name``, ``p_win``,
+def _from_zero(ax, top: float) -> None:
+    """An x axis from zero to a little past ``top`` (to 1 when every value is zero: a chance that is nil)."""
+    ax.set_xlim(0, top * 1.12 if top > 0 else 1)
+
+
+def heuristic_chances(table: pd.DataFrame, won: str = "chance of shutting the box"):
+    """Two dot panels, one row per rule of thumb (optimal and worst play included): its chance of winning (axis:
+    ``won``) and its expected sum left, each on a linear axis from zero (``table``: ``policy_name``, ``p_win``,
     ``expected_sum``, in the page's order)."""
     fig, axes = style.figure("full", 0.3 * len(table) + 0.9, ncols=2, sharey=True)
     y = np.arange(len(table))[::-1]
-    for ax, column, label in zip(axes, ["p_win", "expected_sum"], ["chance of shutting the box",
-                                                                   "expected sum left"], strict=True):
+    for ax, column, label in zip(axes, ["p_win", "expected_sum"], [won, "expected sum left"], strict=True):
         for yi in y:
             ax.axhline(yi, color="#e5e8eb", lw=0.8, zorder=1)
         ax.scatter(table[column], y, s=30, color=style.BLACK, zorder=3)
-        ax.set_xlim(0, table[column].max() * 1.12)
+        _from_zero(ax, table[column].max())
         ax.set_xlabel(label)
         ax.grid(axis="y", visible=False)
     _percent_axis(axes[0].xaxis)
@@ -398,13 +403,13 @@ def roll_count_bars(table: pd.DataFrame):
 
 
 def tiles_open_lines(table: pd.DataFrame):
-    """The chance that each tile is still open after each number of rolls: one line per tile (``table``:
-    ``rolls``, ``tile``, ``p_open``)."""
-    fig, ax = style.figure("column", 2.6)
-    tiles = sorted(table["tile"].unique())
+    """The chance that each tile is still open after each number of rolls: one line per tile, in the board's order
+    and named as the board names it (``table``: ``rolls``, ``position``, ``tile``, ``p_open``)."""
+    tiles = table.drop_duplicates("position").sort_values("position")
+    fig, ax = style.figure("column", 2.6 + 0.1 * max(0, len(tiles) - 12))  # room for a long legend
     colours = style.sequential(len(tiles))
-    for colour, tile in zip(colours, tiles, strict=True):
-        part = table[table["tile"] == tile]
+    for colour, position, tile in zip(colours, tiles["position"], tiles["tile"], strict=True):
+        part = table[table["position"] == position]
         ax.plot(part["rolls"], part["p_open"], color=colour, lw=1.2, marker="o", ms=2.5, label=f"tile {tile}")
     ax.set_xlabel("rolls so far")
     ax.set_ylabel("chance the tile is open")
@@ -415,9 +420,9 @@ def tiles_open_lines(table: pd.DataFrame):
     return fig
 
 
-def luck_bounds(table: pd.DataFrame, objective: str):
+def luck_bounds(table: pd.DataFrame, objective: str, won: str = "chance of shutting the box"):
     """One dot per way of playing, best first, with knowing every throw in advance (where it is defined) drawn
-    hollow as the bound (``table``: ``play``, ``play_name``, ``value``)."""
+    hollow as the bound (``table``: ``play``, ``play_name``, ``value``; ``won``: the axis's words for the win)."""
     fig, ax = style.figure("full", 0.26 * len(table) + 0.9)
     y = np.arange(len(table))[::-1]
     for yi in y:
@@ -426,11 +431,11 @@ def luck_bounds(table: pd.DataFrame, objective: str):
     ax.scatter(table["value"][~bound], y[~bound], s=28, color=style.BLACK, zorder=3)
     ax.scatter(table["value"][bound], y[bound], s=34, facecolor="white", edgecolor=style.BLACK, lw=1.4, zorder=3)
     ax.set_yticks(y, table["play_name"])
-    ax.set_xlim(0, table["value"].max() * 1.12)
+    _from_zero(ax, table["value"].max())
     ax.grid(axis="y", visible=False)
     if objective == "win":
         _percent_axis(ax.xaxis)
-        ax.set_xlabel("chance of shutting the box")
+        ax.set_xlabel(won)
     else:
         ax.set_xlabel("expected sum left open")
     return fig

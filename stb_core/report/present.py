@@ -72,12 +72,13 @@ def default_format(series: pd.Series) -> Callable:
 # -- tables ---------------------------------------------------------------------------------------------
 def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | None = None,
                formats: dict | None = None, max_rows: int | None = 25, csv_href: str | None = None,
-               note: str | None = None, label: str | None = None, cards: bool = False) -> str:
+               note: str | None = None, label: str | None = None, cards: bool = False, quoted: bool = False) -> str:
     """The HTML of ``table`` for a page: ``columns`` maps machine names to headers (and picks and orders the
     columns shown); ``formats`` maps a header (or machine name) to a formatter; at most ``max_rows`` rows,
     with a note and the CSV link when there are more; ``label`` (``Table 3.2``) numbers the caption and gives the
     table its anchor (``table-3-2``); ``cards``: on a phone each row reads as a card, every cell under its header
-    (a table of sentences, too wide to scroll through). Raises ``ValueError`` for a snake_case header."""
+    (a table of sentences, too wide to scroll through); ``quoted``: its cells are the sources' own words, of their own
+    games (the page linter does not read them as the run's). Raises ``ValueError`` for a snake_case header."""
     shown = (table if columns is None else table[list(columns)].rename(columns=columns)).reset_index(drop=True)
     snake = [c for c in shown.columns if SNAKE.match(str(c))]
     if snake:
@@ -97,7 +98,8 @@ def table_html(table: pd.DataFrame, caption: str, uid: str, *, columns: dict | N
     short = [c for c in shown.columns if max((len(str(v)) for v in shown[c]), default=0) <= 24]
     if short:  # short cells (numbers, boards, moves) never break across lines
         styler = styler.set_properties(subset=short, **{"white-space": "nowrap"})
-    styler = styler.set_table_attributes(f'class="stb-table{" stb-cards" if cards else ""}"')
+    classes = "stb-table" + (" stb-cards" if cards else "") + (" stb-quoted" if quoted else "")
+    styler = styler.set_table_attributes(f'class="{classes}"')
     cap = html.escape(caption.rstrip("."))
     if any(getattr(f, "unit", None) == "pp" for f in by_header.values()):
         cap += " (pp: percentage points)"

@@ -26,7 +26,7 @@ INDIGO, CYAN, TEAL, FOREST, OLIVE, SAND, ROSE, WINE, MAGENTA = (
 COLOURS = {
     # policies: Okabe-Ito, one colour each, on every page
     "optimal": BLACK, "highest-tile": ORANGE, "sequence-count": SKY, "random": GREY, "worst": WINE,
-    "largest tile first": PURPLE, "strategy card": GREEN,
+    "highest tile you can": PURPLE, "strategy card": GREEN,
     # rule variants: Tol's muted colours, none shared with a policy
     "all-dice": INDIGO, "high-shut": CYAN, "pub-allowed": TEAL, "pub-forced": FOREST, "two-per-roll": OLIVE,
     "won-at-3": ROSE,

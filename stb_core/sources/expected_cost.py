@@ -8,16 +8,30 @@ order. The functions here follow that order, using exact values so that ties are
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pandas as pd
 
 from ..boards import board_label, board_mask, board_tiles
-from ..game import legal_moves
-from ..rules import Rules
+from ..game import game_of, legal_moves
+from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived
-from .words import apart, compact, counted, fraction, integer, number, percent, share, tiles_range
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, of_rules, parameter
+from .words import (
+    all_dice,
+    apart,
+    compact,
+    counted,
+    fraction,
+    integer,
+    listing,
+    number,
+    percent,
+    share,
+    tiles_range,
+    winning,
+)
 
 
 def r_order(moves: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -45,13 +59,14 @@ def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.Data
 
 
 def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
-    """The source's table: (state, roll) pairs where the optimal action does not shut the largest tile any
-    legal action could shut; with the value after the optimal action and after the best action that does."""
+    """The source's table: (state, roll) pairs a player can face (boards in play, rolls their dice can show) where
+    the optimal action does not shut the largest tile any legal action could shut; with the value after the
+    optimal action and after the best action that does."""
     solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
-    rows = []
-    states = sorted(range(1, rules.states), key=lambda b: (len(board_tiles(b)), board_tiles(b)))  # the source's order
+    game, rows = solution.game, []
+    states = sorted(game.playing.tolist(), key=lambda b: (len(board_tiles(b)), board_tiles(b)))  # the source's order
     for board in states:
-        for roll in sorted(rules.roll_weights):
+        for roll in game.totals_from(board):
             moves = r_order(legal_moves(rules, board, roll))
             if not moves:
                 continue
@@ -107,6 +122,10 @@ def cost_solution(rules: Rules) -> Solution:
     return solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
 
 
+@refuses(
+    moves=(("die-or-sum",), "its tables of actions are by the total rolled"),
+    layout=(("double-shutter",), "its tables name states by their tile numbers on one row, as the source's do"),
+)
 def values_part(rules: Rules, cost: Solution) -> Part:
     """The value of the full board and of the boards the source evaluates; the source's example action."""
     part = Part()
@@ -120,7 +139,23 @@ def values_part(rules: Rules, cost: Solution) -> Part:
     part.add(s.finding("full-board", f"From the full board of {tiles_range(rules.tiles)}, optimal play leaves open "
                                      f"tiles summing to **{s(full, number(2))}** on average.", kind="text"))
     five = board_mask(range(1, min(5, rules.tiles) + 1))
-    if 8 in rules.roll_weights:
+    game = cost.game
+    example = part.table("example-board", pd.DataFrame([{
+        "board": board_label(five), "open_sum": int(game.sums[five]), "won": bool(game.won[five]),
+        "dice": " or ".join(map(str, game.dice_choices(five))), "can_roll_8": bool(game.shows([five], 8)[0])}]))
+    s = Sentence()
+    if s.holds(example.cell("won", "won"), "==", True):
+        part.add(s.finding("example-action", f"With {board_label(five)} open {winning(rules).done} already, so no "
+                                             f"roll of 8 is thrown.", kind="text"))
+    elif 8 in rules.roll_weights and s.holds(example.cell("can_roll_8", "can_roll_8"), "==", False):
+        s.quiet(example.cell("dice", "dice"))
+        part.add(s.finding("example-action", f"From {board_label(five)} the rules have the player roll one die, "
+                                             f"which cannot show an 8.", kind="text"))
+    elif 8 not in rules.roll_weights:
+        s.holds(of_rules("largest_roll", "largest_roll", rules), "<", 8)
+        part.add(s.finding("example-action", f"The source's example is a roll of 8, and {all_dice(rules)} cannot show "
+                                             f"an 8: it has no counterpart here.", kind="text"))
+    else:
         moves = r_order(legal_moves(rules, five, 8))
         actions = part.table("example-actions", pd.DataFrame(
             [{"action": board_label(board_mask(m)), "value_after": float(cost.value(five & ~board_mask(m)))}
@@ -146,17 +181,40 @@ def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
 
     part = Part()
     part.table("narrated-game", turns_table(narrate_game(cost, seed=seed)))
-    if rules.tiles >= 9 and all(r in rules.roll_weights for r in SOURCE_ROLLS):
-        replayed = part.table("source-game-replayed", turns_table(replay_rolls(cost, list(SOURCE_ROLLS))))
+    if not (rules.tiles >= 9 and all(r in rules.roll_weights for r in SOURCE_ROLLS)):
         s = Sentence()
+        missing = [r for r in SOURCE_ROLLS if r not in rules.roll_weights]
+        if missing:
+            s.quiet(of_rules("largest_roll", "largest_roll", rules), parameter("dice", rules.dice))
+            why = f"{all_dice(rules)} cannot show {listing([str(r) for r in missing])}"
+        else:
+            s.holds(parameter("tiles", rules.tiles), "<", 9)
+            why = "this board has no tile 9" if rules.tiles == 8 else f"this board has no tiles {rules.tiles + 1} to 9"
+        part.add(s.finding("replayed", f"The source's own game (tiles 1–9, rolls {', '.join(map(str, SOURCE_ROLLS))}) "
+                                       f"has no counterpart here: {why}.", kind="text"))
+        return part
+    rolls = f"the source's rolls ({', '.join(map(str, SOURCE_ROLLS))})"
+    try:
+        turns = replay_rolls(cost, list(SOURCE_ROLLS))
+    except InputError as error:  # a roll the dice of that board cannot show (a single die)
+        part.add(Sentence().finding("replayed", f"Under these rules {rolls} cannot all be thrown in one game: "
+                                                f"{error}.", kind="text"))
+        return part
+    replayed = part.table("source-game-replayed", turns_table(turns))
+    s = Sentence()
+    turns = replayed.count("turns")
+    if s.holds(turns, "==", 0):
+        text = f"The game is won before the first roll, so {rolls} are never thrown."
+    else:
         actions = replayed.fact("actions", "move", "list")
         last = replayed.fact("last_left", "open_after", "first", order=[("turn", "desc")])
-        shut = s.holds(last, "==", "{}")
-        text = (f"The engine's actions for the source's rolls ({', '.join(map(str, SOURCE_ROLLS))}) are "
-                f"{s(actions, lambda v: '; '.join(x for x in v if x))}"
-                + (", and the box is shut" if shut else f", leaving {s(last)} open"))
+        won = Rules.is_won(rules, sum(int(t) for t in re.findall(r"\d+", last.value)))
+        text = (f"The engine's actions for {rolls} are {s(actions, lambda v: '; '.join(x or '–' for x in v))}"
+                + (f", and {winning(rules).done}" if won else f", leaving {s(last)} open"))
+        if s.holds(turns, "<", len(SOURCE_ROLLS)):
+            text += f" after {s(turns, integer)} of them"
         text += "; the checks at the end compare them with the source's narration." if rules == Rules() else "."
-        part.add(s.finding("replayed", text, kind="text"))
+    part.add(s.finding("replayed", text, kind="text"))
     return part
 
 
@@ -176,8 +234,10 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
         high = ranks.fact("highest_correlation", "rank_correlation", "max", where)
         rises = s.holds(low, ">", 0)
         positive = "always positive: the source reads the pattern right" if rises else "not always positive"
+        spread = (f"is {s(high, number(2))} in every one" if number(2)(low.value) == number(2)(high.value) else
+                  f"lies between {s(low, number(2))} and {s(high, number(2))}")
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
-                f"expected cost lies between {s(low, number(2))} and {s(high, number(2))} ({positive}).")
+                f"expected cost {spread} ({positive}).")
         trend_words = ("the expected cost rises with the mean open tile" if rises else
                        "the expected cost does not always rise with the mean open tile")
     else:
@@ -214,39 +274,56 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
             {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
              "p_win": float(win.value(board_mask(b))), "p_win_exact": fraction(win.value(board_mask(b)))}
             for b in ([1, 8], [4, 5])]))
-        picks = {"least expected sum": cost, "chance of shutting the box": win}
-        choices = part.table("one-four-five-eight-choice", pd.DataFrame(
+        won = winning(rules)
+        picks = {"least expected sum": cost, won.chance.removeprefix("the "): win}
+        part.table("one-four-five-eight-choice", pd.DataFrame(
             [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9)))}
              for objective, solution in picks.items()]))
         s = Sentence()
-        by_cost = choices.cell("cost_choice", "shuts", objective="least expected sum")
-        by_win = choices.cell("win_choice", "shuts", objective="chance of shutting the box")
-        same = s.holds(derived("same_choice", "equal", by_cost, by_win), "==", True)
-        text = (f"From {board_label(board)} with a 9, minimising the expected cost shuts {s(by_cost)}; maximising the "
-                f"chance of shutting the box shuts {s(by_win)}"
-                + (": the two objectives agree." if same else ": the two objectives disagree, as the source "
-                                                              "explains."))
-        if not same:
-            p45, p18 = compare.cell("p_win_4_5", "p_win", board="{4, 5}"), compare.cell("p_win_1_8", "p_win",
-                                                                                        board="{1, 8}")
-            c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost",
-                                                                                      board="{1, 8}")
-            more_often = s.quiet(derived("shut_more_often", "relation", p45, p18))
-            costs_more = s.quiet(derived("costs_more", "relation", c45, c18))
-            often = {"more": "more often", "less": "less often", "the same": "exactly as often"}[more_often.value]
-            cost = {"more": "higher", "less": "lower", "the same": "the same"}[costs_more.value]
-            chance, sums = apart(percent, 2, p45.value, p18.value), apart(number, 3, c45.value, c18.value)
-            text += (f" From {{4, 5}} the box is shut {often} ({s(p45, chance)} against {s(p18, chance)} from "
-                     f"{{1, 8}}) and the expected cost is {cost} ({s(c45, sums)} against {s(c18, sums)}).")
+        p45 = compare.cell("p_win_4_5", "p_win", board="{4, 5}")
+        p18 = compare.cell("p_win_1_8", "p_win", board="{1, 8}")
+        c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost", board="{1, 8}")
+        more_often = s.quiet(derived("won_more_often", "relation", p45, p18)).value
+        costs_more = s.quiet(derived("costs_more", "relation", c45, c18)).value
+        often = {"more": "more often", "less": "less often", "the same": "exactly as often"}[more_often]
+        higher = {"more": "higher", "less": "lower", "the same": "the same"}[costs_more]
+        chance, sums = apart(percent, 2, p45.value, p18.value), apart(number, 3, c45.value, c18.value)
+        text = (f"From {board_label(board)} a 9 can leave {{1, 8}} (shutting {{4, 5}}) or {{4, 5}} (shutting "
+                f"{{1, 8}}). From {{4, 5}} {won.done} {often} ({s(p45, chance)} against {s(p18, chance)} from "
+                f"{{1, 8}}) and the expected cost is {higher} ({s(c45, sums)} against {s(c18, sums)}): ")
+        by_cost = {"more": "{4, 5}", "less": "{1, 8}", "the same": None}[costs_more]  # what minimising cost shuts
+        by_win = {"more": "{1, 8}", "less": "{4, 5}", "the same": None}[more_often]   # what the win shuts
+        if by_cost is None or by_win is None:
+            indifferent = ["minimising the expected cost"] * (by_cost is None) + [f"playing to {won.do}"] * (
+                by_win is None)
+            text += f"{' and '.join(indifferent)} {'is' if len(indifferent) == 1 else 'are'} indifferent between them"
+            text += "." if by_cost is None and by_win is None else (
+                f", and {'minimising the expected cost' if by_cost else f'playing to {won.do}'} shuts "
+                f"{by_cost or by_win}; the two objectives do not disagree here.")
+        elif by_cost == by_win:
+            text += f"both objectives shut {by_cost}; they agree here."
+        else:
+            text += (f"minimising the expected cost shuts {by_cost} and playing to {won.do} shuts {by_win} — the two "
+                     f"objectives disagree, as the source explains.")
         part.add(s.finding("one-four-five-eight", text, kind="text"))
     return part
 
 
+def source_game_from_4_5(rules: Rules) -> bool:
+    """Whether the game from {4, 5} is the source's: two six-sided dice always rolled there, a move adding up to
+    the roll, won only with every tile shut -- where its hand formula speaks of this game."""
+    four_five = board_mask([4, 5])
+    plain = Rules(tiles=rules.tiles)
+    return (rules.dice, rules.sides, rules.win_at_most, rules.moves) == (2, 6, 0, "sum") and \
+        (rules.max_per_move or 2) >= 2 and not game_of(rules).one_die[four_five] and \
+        game_of(plain).won[four_five] == game_of(rules).won[four_five]
+
+
 def hand_part(rules: Rules, exceptions_found: Part) -> Part:
-    """The source's hand arithmetic for P(win from {4, 5}) against the exact value (two six-sided dice only: the
-    formula is written in 36ths)."""
+    """The source's hand arithmetic for P(win from {4, 5}) against the exact value, where the game from {4, 5} is the
+    source's (:func:`source_game_from_4_5`: the formula is written in 36ths of two dice)."""
     part = Part()
-    if not (rules.dice == 2 and rules.sides == 6 and "one-four-five-eight" in exceptions_found.tables):
+    if not (source_game_from_4_5(rules) and "one-four-five-eight" in exceptions_found.tables):
         return part
     written = hand_arithmetic_4_5()
     exact = Fraction(exceptions_found["one-four-five-eight"].set_index("board").loc["{4, 5}", "p_win_exact"])
@@ -268,6 +345,7 @@ def hand_part(rules: Rules, exceptions_found: Part) -> Part:
     return part
 
 
+@refuses(moves=(("die-or-sum",), "its tables of actions are by the total rolled"))
 def advice_part(rules: Rules) -> Part:
     """The source's closing advice -- close fewer tiles, prioritising higher numbers: the highest-tile rule (fewest
     tiles, then the highest), valued exactly for the sum left open against optimal play."""
@@ -343,6 +421,7 @@ def headline(values: Part) -> dict:
             "V({8})": number(6)(table.loc["{8}", "value"]) if "{8}" in table.index else "n/a"}
 
 
+@analysis_of(cost_solution, exceptions_part, values_part, game_part, trend_part, hand_part, advice_part)
 def pipeline(rules: Rules, seed: int = 123) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     cost = cost_solution(rules)

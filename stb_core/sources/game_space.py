@@ -34,11 +34,11 @@ import pandas as pd
 from ..boards import board_label, board_mask, board_tiles
 from ..choice import same_value
 from ..game import game_of, legal_moves
-from ..rules import Rules
+from ..rules import Rules, analysis_of, refuses
 from ..sweep import solve
 from ..valuation import reachable_boards
 from .findings import Part, Sentence, Table, derived, parameter
-from .words import a_roll, counted, fraction, integer, listing, number, percent
+from .words import a_roll, agrees, counted, fraction, integer, listing, number, percent
 
 FILL = 999  # the source's filler for unused tile columns
 CODES_UP_TO = 9  # tiles up to which a set is written as its digits together, as the source writes it
@@ -151,7 +151,8 @@ def game_space(rules: Rules) -> pd.DataFrame:
     table["Redundant"] = wins & (wins.groupby(table["RivalGroup"]).cumsum() > 1)
     best = table.groupby("RivalGroup")["PWinAfter"].transform("max")
     table["Optimal"] = same_value(table["PWinAfter"], best) & table["Outcome"].ne("Loss")
-    table["Decisive"] = table.groupby("RivalGroup")["PWinAfter"].transform("nunique") > 1
+    low = table.groupby("RivalGroup")["PWinAfter"].transform("min")
+    table["Decisive"] = ~same_value(low, best)  # two values apart, not rounding apart
     return table
 
 
@@ -207,6 +208,7 @@ def won_at_start(rules: Rules) -> bool:
     return bool(game_of(rules).won[rules.full_board])
 
 
+@refuses(layout=(("double-shutter",), "its tables name states by their tile numbers on one row, as the source's do"))
 def states_part(rules: Rules) -> Part:
     """The valid states, and the sets of open tiles that are not states, with why."""
     part = Part()
@@ -231,6 +233,11 @@ def states_part(rules: Rules) -> Part:
     return part
 
 
+@refuses(
+    moves=(("die-or-sum",),
+          "its game space lists each state's moves by the total rolled, as the source's GameSpace.csv does"),
+    layout=(("double-shutter",), "its tables name states by their tile numbers on one row, as the source's do"),
+)
 def space_part(rules: Rules) -> Part:
     """The game space: one row per (state, roll, legal move), the redundant rows, and what each column means."""
     part = Part()
@@ -275,7 +282,7 @@ def part2(rules: Rules, space: Part) -> Part:
         rule = " (every tile must be shut)"
     won = " (the game is won before the first roll)" if won_at_start(rules) else ""
     part.add(s.finding("part2", f"Optimal play wins with probability **{s(value, number(6))}** "
-                                f"({s(_again(value), percent(2))}){detail}{rule}{won}."))
+                                f"({s(_again(value), percent(2))}){detail}{won}{rule}."))
     s = Sentence()
     first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")
     low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)
@@ -300,10 +307,13 @@ def part2(rules: Rules, space: Part) -> Part:
         rows = strategy.count("optimal_rows")
         s.quiet(rows)
         tied = derived("tied_groups", "difference", rows, decisive)
-        offer = "offers" if s.holds(choice, "==", 1) else "offer"
-        if s.holds(decisive, "==", 0):
+        offer = agrees(choice.value, "offers", "offer")
+        if s.holds(choice, "==", 0):
+            text = "No rival group offers a choice of moves: every move of this game is forced."
+        elif s.holds(decisive, "==", 0):
             text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
-                    f"the chance of winning ({s(decisive, integer)} decisive groups): no move matters.")
+                    f"the chance of winning ({s(decisive, integer)} decisive groups): each group's moves are all "
+                    f"equally good.")
         else:
             text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
                     f"choice changes the chance of winning. The optimal move in each")
@@ -338,6 +348,7 @@ def headline(states: Part, space: Part, part_two: Part) -> dict:
             "P(win), optimal (Part 2)": percent(2)(p_win)}
 
 
+@analysis_of(space_part, states_part, part2)
 def pipeline(rules: Rules) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     space = space_part(rules)

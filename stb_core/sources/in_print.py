@@ -33,7 +33,7 @@ from ..choice import VALUE_RTOL as RTOL
 from ..choice import same_value
 from ..game import Game, game_of
 from ..policies import Policy, get_policy, over_outcomes, playable_outcomes
-from ..rules import Rules
+from ..rules import Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import (
     evaluate,
@@ -45,7 +45,7 @@ from ..valuation import (
 )
 from .findings import Computed, Part, Sentence, derived
 from .verdicts import printed_of, written_like
-from .words import all_dice, counted, integer, listing, number, percent, share
+from .words import all_dice, apart, counted, integer, listing, number, percent, share, winning
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
@@ -77,7 +77,7 @@ def measured(measure: str, objective: str) -> str:
 # The variants of the game in print: a key, what it changes in the run's rules, and its name in words
 VARIANTS = {
     "classic": ({}, "{dice} on every roll"),
-    "less-than-6": ({"one_die": "sum-le-5"}, "one die allowed at 5 or less (\u201cless than 6\u201d)"),
+    "less-than-6": ({"one_die": "sum-le-5"}, "one die allowed at 5 or less (\u2018less than 6\u2019)"),
     "pub": ({"one_die": "sum-le-6"}, "one die allowed at 6 or less"),
     "any-time": ({"one_die": "sum-le-300"}, "{any_time}"),
     "thai": ({"moves": "die-or-sum"}, "Thai style: one tile a roll, {thai}"),
@@ -236,10 +236,15 @@ def brief_reference(key: str) -> str:
 
 
 # -- the variants ----------------------------------------------------------------------------------------------
+PRINTED_BASE = {"layout": "row", "moves": "sum", "one_die": "never", "one_die_forced": False}  # what a variant sets
+
+
 def variant_rules(rules: Rules, key: str) -> Rules:
-    """The run's tiles, dice and sides under one of :data:`VARIANTS` (two dice at most for Thai style; a front row
-    of at most ``DOUBLE_SHUTTER_MAX`` tiles for Double Shutter)."""
-    changes = dict(VARIANTS[key][0])
+    """The run's tiles, dice and sides, cap per roll and winning threshold under one of :data:`VARIANTS`: each sets
+    the board, the move rule and the one-die rule its name states (one row, tiles adding up to the roll and all the
+    dice always, unless it says otherwise; two dice at most for Thai style; a front row of at most
+    ``DOUBLE_SHUTTER_MAX`` tiles for Double Shutter)."""
+    changes = {**PRINTED_BASE, **VARIANTS[key][0]}
     if key == "thai":
         changes["dice"] = min(rules.dice, 2)
     if key == "double-shutter":
@@ -258,6 +263,8 @@ def variant_name(rules: Rules, key: str) -> str:
     any_time = (f"one die or {all_dice(game)}, the player's choice, on every roll" if game.dice > 1
                 else "one die on every roll (with one die there is no choice)")
     name = VARIANTS[key][1].format(dice=all_dice(game), thai=thai, any_time=any_time)
+    if "one_die" in VARIANTS[key][0] and game.dice == 1 and key != "any-time":  # one die: nothing to allow
+        name += " (with one die, the same game as on every roll)"
     if game.tiles < rules.tiles:  # Double Shutter's front row is capped: say so wherever it is compared
         name += f" (on a front row of {game.tiles} tiles, not {rules.tiles})"
     return name
@@ -287,24 +294,7 @@ def variants_part(rules: Rules) -> Part:
     part = Part()
     table = part.table("variants", variants_table(rules))
     s = Sentence()
-    best = s.quiet(table.fact("best_variant", "variant_name", "first", order=[("p_win", "desc")]))
-    best_p = table.fact("best_p_win", "p_win", "first", order=[("p_win", "desc")])
-    classic = table.cell("classic_p_win", "p_win", variant="classic")
-    thai = table.cell("thai_p_win", "p_win", variant="thai")
-    compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
-    than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    level = [("p_win", ">=", best_p.value * (1 - RTOL))]
-    tied = table.count("best_variants", level)
-    if s.holds(tied, ">", 1):
-        names = table.fact("best_variant_names", "variant_name", "list", level, [("p_win", "desc")])
-        lead = (f"Of these variants, {s(tied, counted('variant', words=True))} give perfect play the same best "
-                f"chance of shutting the box, {s(best_p, percent(2))}: {s(names, quoted)}")
-    else:
-        lead = (f"Of these variants, {s(best)} gives perfect play the best chance of shutting the box, "
-                f"{s(best_p, percent(2))}")
-    text = (f"{lead}; with {all_dice(rules)} on every roll it is {s(classic, percent(2))}, and Thai style "
-            f"{s(thai, percent(2))} ({than} the classic game).")
-    part.add(s.finding("variants", text))
+    part.add(s.finding("variants", variants_sentence(rules, table, s)))
     s = Sentence()
     double = table.cell("double_score", "expected_score", variant="double-shutter")
     double_rules = table.cell("double_rules", "rules", variant="double-shutter")
@@ -312,6 +302,39 @@ def variants_part(rules: Rules) -> Part:
                                          f"{s(double, number(3))} on average (the game: {s(double_rules)}).",
                        kind="text"))
     return part
+
+
+def variants_sentence(rules: Rules, table, s: Sentence) -> str:
+    """The best variant for perfect play, and the run's game and Thai style where they are not among the best (none
+    at all where no variant can be won)."""
+    best = s.quiet(table.fact("best_variant", "variant_name", "first", order=[("p_win", "desc")]))
+    best_p = table.fact("best_p_win", "p_win", "first", order=[("p_win", "desc")])
+    classic = table.cell("classic_p_win", "p_win", variant="classic")
+    thai = table.cell("thai_p_win", "p_win", variant="thai")
+    compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
+    level = [("p_win", ">=", best_p.value * (1 - RTOL))]
+    tied = table.count("best_variants", level)
+    if s.holds(best_p, "==", 0):
+        s.quiet(tied, classic, thai)
+        return (f"In none of these variants can perfect play win: its {winning(rules).axis} is "
+                f"{s(best_p, percent(0))} in each.")
+    if s.holds(tied, ">", 1):
+        names = table.fact("best_variant_names", "variant_name", "list", level, [("p_win", "desc")])
+        lead = (f"Of these variants, {s(tied, counted('variant', words=True))} give perfect play the same best "
+                f"{winning(rules).axis}, {s(best_p, percent(2))}: {s(names, quoted)}")
+    else:
+        lead = (f"Of these variants, {s(best)} gives perfect play the best {winning(rules).axis}, "
+                f"{s(best_p, percent(2))}")
+    leading = set(table.frame.loc[table.frame["p_win"] >= best_p.value * (1 - RTOL), "variant"])
+    every_roll = f"with {all_dice(rules)} on every roll"
+    than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
+    clauses = [] if "classic" in leading else [f"{every_roll} it is {s(classic, percent(2))}"]
+    if "thai" not in leading:
+        clauses.append(f"Thai style {s(thai, percent(2))} ({than} {every_roll})")
+    for key, fact in (("classic", classic), ("thai", thai)):
+        if key in leading:  # among the best, named there
+            s.quiet(fact)
+    return lead + ("; " + ", and ".join(clauses) if clauses else "") + "."
 
 
 # -- the literature's heuristics ------------------------------------------------------------------------------
@@ -347,17 +370,25 @@ def heuristics_part(rules: Rules) -> Part:
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     level = [("policy", "in", HEURISTICS), ("p_win", ">=", best_p.value * (1 - RTOL))]
     tied = table.count("best_heuristics", level)
+    lower = ("as much as perfect play" if s.holds(best_loss, "==", 0) else
+             f"a chance {s(best_loss, share(1))} lower than perfect play’s")
+    if s.holds(best_p, "==", 0):
+        s.quiet(tied, largest, highest)
+        worst = table.cell("worst_p_win", "p_win", policy="worst")
+        part.add(s.finding("heuristics", f"For the win, no way of playing wins a game here, perfect play and the worst "
+                                         f"play included ({s(worst, percent(0))} each): no rule of thumb has "
+                                         f"anything to gain or lose."))
+        return part
     if s.holds(tied, ">", 1):
         names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
         lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
-                f"{s(names, quoted)}: {s(best_p, percent(2))}, a chance {s(best_loss, share(1))} lower than "
-                "perfect play’s")
+                f"{s(names, quoted)}: {s(best_p, percent(2))}, {lower}")
     else:
-        lead = (f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, "
-                f"a chance {s(best_loss, share(1))} lower than perfect play’s")
+        lead = f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, {lower}"
+    shown = apart(percent, 2, largest.value, highest.value)  # digits enough to show the order
     text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "
-            f"{s(largest, percent(2))}, {than} this report's \u201cfewest tiles, then the highest\u201d "
-            f"({s(highest, percent(2))}).")
+            f"{s(largest, shown)}, {than} this report's \u201cfewest tiles, then the highest\u201d "
+            f"({s(highest, shown)}).")
     part.add(s.finding("heuristics", text))
     return part
 
@@ -374,9 +405,12 @@ def roll_counts_table(rules: Rules) -> pd.DataFrame:
 
 
 def tiles_open_table(rules: Rules) -> pd.DataFrame:
-    """The chance that each tile is still open after each number of rolls, optimal play for the win."""
-    after = tiles_open_after(solve(rules, "win"))
-    return pd.DataFrame([{"rolls": k, "tile": t + 1, "p_open": float(after[k, t])}
+    """The chance that each tile is still open after each number of rolls, optimal play for the win: each tile by
+    its name on the board (``7``; a Double Shutter back tile ``b2``) and its place in the board's order
+    (``position``, from 1)."""
+    solution = solve(rules, "win")
+    after, names = tiles_open_after(solution), solution.game.layout.labels
+    return pd.DataFrame([{"rolls": k, "position": t + 1, "tile": names[t], "p_open": float(after[k, t])}
                          for k in range(after.shape[0]) for t in range(after.shape[1])])
 
 
@@ -389,19 +423,36 @@ def length_part(rules: Rules) -> Part:
     likeliest = counts.fact("likeliest_rolls", "rolls", "first", optimal, [("probability", "desc"), ("rolls", "asc")])
     its_p = counts.fact("likeliest_p", "probability", "first", optimal, [("probability", "desc"), ("rolls", "asc")])
     longest = counts.fact("longest", "rolls", "max", optimal)
-    text = (f"Played for the win, a game most often lasts {s(likeliest, counted('roll'))} "
-            f"({s(its_p, percent(1))} of games) and never more than {s(longest, counted('roll'))}.")
+    if s.holds(longest, "==", 0):
+        s.quiet(likeliest, its_p)
+        text = "Played for the win, every game is over before the first roll."
+    else:
+        text = (f"Played for the win, a game most often lasts {s(likeliest, counted('roll'))} "
+                f"({s(its_p, percent(1))} of games) and never more than {s(longest, counted('roll'))}.")
     part.add(s.finding("length", text))
+    part.add(tiles_open_finding(tiles))
+    return part
+
+
+def tiles_open_finding(tiles):
+    """The tile (or tiles, tied) most often left standing at the end of a game played for the win."""
     s = Sentence()
     last = tiles.fact("after_rolls", "rolls", "max")
-    stays = s.quiet(tiles.fact("stays_open", "tile", "first", [("rolls", "==", last.value)],
-                               [("p_open", "desc"), ("tile", "asc")]))
-    stays_p = tiles.fact("stays_open_p", "p_open", "first", [("rolls", "==", last.value)],
-                         [("p_open", "desc"), ("tile", "asc")])
-    text = (f"The tile most often left standing at the end is {s(stays)}, open in {s(stays_p, percent(1))} of "
-            f"finished games.")
-    part.add(s.finding("tiles-open", text, kind="text"))
-    return part
+    at_end = [("rolls", "==", last.value)]
+    stays_p = tiles.fact("stays_open_p", "p_open", "max", at_end)
+    top = [*at_end, ("p_open", ">=", stays_p.value - 1e-12)]  # as the CSV writes it: 14 digits
+    stays = tiles.fact("stays_open", "tile", "list", top, [("position", "asc")])
+    names = s(stays, lambda v: listing([str(t) for t in v]))
+    if s.holds(stays_p, "==", 1):
+        text = (f"{'Tile' if len(stays.value) == 1 else 'Tiles'} {names} {'is' if len(stays.value) == 1 else 'are'} "
+                f"never shut: open at the end of every game.")
+    elif len(stays.value) > 1:
+        text = f"The tiles most often left standing at the end are {names}, each open in {s(stays_p, percent(1))} of " \
+               f"finished games."
+    else:
+        text = (f"The tile most often left standing at the end is {names}, open in {s(stays_p, percent(1))} of "
+                f"finished games.")
+    return s.finding("tiles-open", text, kind="text")
 
 
 # -- what has been printed --------------------------------------------------------------------------------------
@@ -428,10 +479,10 @@ def print_part(published: pd.DataFrame) -> Part:
     largest = excess.fact("largest_excess", "excess", "max")
     worst = excess.fact("largest_gap", "gap", "max")
     text = (f"The thesis's first notebook prints expected rolls that are too high for {s(rows_n, counted('rule'))}, "
-            f"by up to {s(largest, number(4))} rolls, and each excess is that rule's chance of shutting the box "
-            f"(to within {s(worst, number(5))}, inside its four printed decimals): its count goes on rolling from the "
-            f"shut box. Its second notebook prints the exact value for {s(later, counted('rule'))}: corrected by the "
-            f"source.")
+            f"by up to {s(largest, number(4))} rolls, and each excess is that rule's chance of a win in the "
+            f"thesis's game, every tile shut (to within {s(worst, number(5))}, inside its four printed decimals): its "
+            f"count goes on rolling after the last tile is down. Its second notebook prints the exact value for "
+            f"{s(later, counted('rule'))}: corrected by the source.")
     part.add(s.finding("rolls-excess", text))
     simulated_rule(part, published, computed, printed)
     return part
@@ -508,6 +559,7 @@ def headline(variants: Part) -> dict:
             "Double Shutter, least score": number(3)(table.loc["double-shutter", "expected_score"])}
 
 
+@analysis_of(variants_part, heuristics_part, length_part)
 def pipeline(rules: Rules, published: pd.DataFrame | None = None) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     from ..report.checks import load_published

@@ -16,14 +16,14 @@ import numpy as np
 import pandas as pd
 
 from ..choice import no_loss
-from ..hindsight import hindsight, hindsight_refusal
+from ..hindsight import HINDSIGHT_MAX_TILES, hindsight, hindsight_refusal
 from ..luck import analyse, luck_of_games, parse_record, record_of
 from ..monte_carlo import narrate_game
-from ..rules import Rules
+from ..rules import Rules, analysis_of
 from ..sweep import solve
 from ..valuation import evaluate
 from .findings import Computed, Part, Sentence, Table, derived
-from .words import counted, integer, listing, number, percent, points, share
+from .words import counted, integer, listing, number, percent, points, share, winning
 
 PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
            "worst")
@@ -65,7 +65,7 @@ def bounds_table(rules: Rules, objective: str) -> pd.DataFrame:
 def bounds_view(rules: Rules, objective: str, table: pd.DataFrame) -> dict:
     """How the page shows the bounds: the table's ``caption`` and ``columns`` (name: header) and the dot plot's
     ``figure`` caption; without a hindsight value, neither the bound nor the share of the way to it."""
-    what = "the chance of shutting the box" if objective == "win" else "the expected sum left open"
+    what = winning(rules).chance if objective == "win" else "the expected sum left open"
     columns = {"play_name": "play", "value": "value"}
     if "hindsight" in set(table["play"]):
         return {"caption": f"Knowing every throw in advance against each way of playing ({rules.describe()}; {what})",
@@ -87,25 +87,31 @@ def bounds_part(rules: Rules, objective: str) -> Part:
         top = table.cell("hindsight", "value", play="hindsight")
         if table.frame["skill_share"].isna().all():  # the bound is random play's value: every way is worth as much
             s.quiet(random_)
+            nothing = objective == "win" and s.holds(top, "==", 0)  # no throws at all would win: nothing decides
             part.add(s.finding("bounds", f"Every way of playing is worth {s(optimal, show)}, and so is knowing every "
-                                         f"throw in advance ({s(top, show)}): here the dice decide everything.",
-                               kind="text"))
+                                         f"throw in advance ({s(top, show)}): "
+                                         + (f"{winning(rules).never}, whatever the dice and the play."
+                                            if nothing else "here the dice decide everything."), kind="text"))
             return _with_alt(part, table, show)
         skill = table.cell("skill_share", "skill_share", play="optimal")
-        what = "shuts the box in" if objective == "win" else "leaves"
+        won = winning(rules)
+        what = f"{won.does} in" if objective == "win" else "leaves"
         gap = derived("gap", "difference", top, optimal) if objective == "win" else \
             derived("gap", "difference", optimal, top)
         text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
-                f"player who knew every throw in advance would {'shut it in' if objective == 'win' else 'leave'} "
+                f"player who knew every throw in advance would {won.do + ' in' if objective == 'win' else 'leave'} "
                 f"{s(top, show)}, {s(gap, show if objective != 'win' else points(2, ' percentage points'))} "
                 f"{'more' if objective == 'win' else 'less'}. Of the distance from random play "
                 f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
                 f"dice.")
         part.add(s.finding("bounds", text))
     else:
-        worth = "shuts the box in" if objective == "win" else "leaves on average"
+        worth = f"{winning(rules).does} in" if objective == "win" else "leaves on average"
+        if rules.positions > HINDSIGHT_MAX_TILES:
+            refusal = (f"it is computed for boards of up to {HINDSIGHT_MAX_TILES} tiles in all, and this one has "
+                       f"{rules.positions}")
         part.add(s.finding("bounds", f"Perfect play {worth} {s(optimal, show)} and random play {s(random_, show)}; "
-                                     f"no hindsight value here: {refusal}.", kind="text"))
+                                     f"knowing every throw in advance is not valued here ({refusal}).", kind="text"))
     return _with_alt(part, table, show)
 
 
@@ -178,19 +184,22 @@ def changes(objective: str):
     return number(3, signed=True), number(3)
 
 
-def outcome_format(objective: str):
-    """How a game's outcome reads: shut or not for the objective ``win``, else the sum left open."""
+def outcome_format(objective: str, rules: Rules | None = None):
+    """How a game's outcome reads: for the objective ``win`` won or not in the run's words (``shut``, ``not shut``;
+    under a threshold ``won``, ``not won``), else the sum left open."""
     if objective == "win":
+        done = winning(rules or Rules()).done_word
+
         def show(x) -> str:
-            return "shut" if float(x) == 1 else "not shut"
+            return done if float(x) == 1 else f"not {done}"
         show.unit = "name"
         return show
     return integer
 
 
-def units(objective: str) -> str:
+def units(objective: str, rules: Rules) -> str:
     """What luck and loss are counted in, in words."""
-    return ("percentage points (pp) of the chance of shutting the box" if objective == "win"
+    return (f"percentage points (pp) of {winning(rules).chance}" if objective == "win"
             else "points of the sum left open")
 
 
@@ -253,6 +262,46 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     return part
 
 
+Z95 = 1.959963984540054  # the 95% two-sided normal quantile
+RULED_OUT = 1e-9  # a chance this small is no chance: beyond it a simulation disagrees with the engine
+ALIKE = 1e-12  # a standard error this small, against the mean, is rounding: the games all came out alike
+
+
+def hoeffding(spread: float, games: int, alpha: float) -> float:
+    """Hoeffding's bound: the mean of ``games`` independent values that each lie in a range of width ``spread`` is
+    within this of its expectation but with probability ``alpha``, whatever their distribution."""
+    return spread * math.sqrt(math.log(2 / alpha) / (2 * games))
+
+
+def game_checks(summary: pd.DataFrame, rules: Rules, objective: str) -> list[dict]:
+    """Each way of playing's games against the exact values: the mean luck of a game against zero, the mean loss
+    against the exact expected loss. Each check has a 95% interval -- normal, from the games' spread; Hoeffding's,
+    from the range a game's value can take, where every game came out alike and the spread says nothing -- its
+    z-score, and the distance chance cannot reach (Hoeffding's at one in a billion: a rare event's normal z-score
+    overstates it). A finished game is worth between the objective's least and most (0 and 1 for the win, 0 and
+    the full board's score for a sum), so a game's loss lies in a range that wide and its luck in twice that. For
+    the win, a game's luck carries at least the spread of its outcome, a win with the way of playing's exact chance
+    ``v``: its standard error is never taken below ``sqrt(v (1 - v) / games)`` (a few wins in few games understate
+    it)."""
+    solution = solve(rules, objective)
+    game, best = solution.game, float(solution.value())
+    width = 1.0 if objective == "win" else float(game.worst_score)
+    rows = []
+    for row in summary.itertuples():
+        chance = min(max(best - row.exact_loss, 0.0), 1.0) if objective == "win" else None
+        floor = math.sqrt(chance * (1 - chance) / row.games) if chance is not None else 0.0
+        for what, mean, se, exact, spread in (
+                ("mean luck of a game against zero", row.mean_luck, max(row.luck_se, floor), 0.0, 2 * width),
+                ("mean loss of a game against the exact expected loss", row.mean_loss, row.loss_se, row.exact_loss,
+                 width)):
+            alike = se <= ALIKE * max(1.0, abs(mean))  # every game came out the same, but for rounding
+            half = hoeffding(spread, row.games, 0.05) if alike else Z95 * se
+            rows.append({"claim": f"{row.play_name}: {what}", "simulated": mean, "exact": exact,
+                         "low": mean - half, "high": mean + half, "z": (mean - exact) / (half / Z95) if half else 0.0,
+                         "bound": hoeffding(spread, row.games, RULED_OUT)})
+    return rows
+
+
 def published_claims() -> dict:
     """What the engine computes for the printed figure about luck: the hindsight chance of its own game (tiles
     1-9, two dice, one die allowed once 7, 8 and 9 are shut), whatever this run's parameters."""
@@ -270,6 +319,7 @@ def headline(bounds: Part) -> dict:
     return out
 
 
+@analysis_of(bounds_part, example_part, games_part)
 def pipeline(rules: Rules, objective: str = "win", games: int = 2_000, seed: int = 9) -> list[Part]:
     """Every part of the chapter, in page order."""
     bounds = bounds_part(rules, objective)

@@ -20,11 +20,13 @@ as ``[1, 8], [4, 5]`` — the source applies that tie rule to every strategy, it
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ..boards import board_label, board_mask
-from ..choice import no_loss
-from ..rules import Rules
+from ..choice import no_loss, same_value
+from ..game import game_of
+from ..rules import Rules, analysis_of, refuses
 from ..sweep import Solution
 from ..tables import legal_moves_table
 from ..valuation import evaluate
@@ -100,9 +102,11 @@ def _move_values(solution: Solution) -> pd.DataFrame:
 
 
 def _tied_moves(values: pd.DataFrame, tolerance: float = TIE_TOLERANCE) -> pd.Series:
-    """For each (board, roll) with a legal move: the moves within ``tolerance`` of the chosen one, written
+    """For each (board, roll) with a legal move: the moves within ``tolerance`` of the chosen one (and those exactly
+    as good, within the engine's value equality, whatever the tolerance), written
     as the source writes them (``[1, 8], [2, 7]``, moves in sorted order)."""
-    tied = values[(values["after"] - values["chosen_value"]).abs() <= tolerance].copy()
+    after, chosen = values["after"].to_numpy(dtype=float), values["chosen_value"].to_numpy(dtype=float)
+    tied = values[(np.abs(after - chosen) <= tolerance) | same_value(after, chosen)].copy()  # equal: tied at 0 too
     moves = tied["move"].astype(str)  # text, also when no board has a move (won before the first roll)
     tied["text"] = moves.str.replace("{", "[", regex=False).str.replace("}", "]", regex=False)
     tied["key"] = moves.str.strip("{}").map(lambda text: tuple(int(t) for t in text.split(", ")))
@@ -168,7 +172,8 @@ def exception_losses(table: pd.DataFrame, rules: Rules, solved: dict | None = No
     picks["Board Id"] = [source_board_id(m, rules.tiles) for m in picks["board_mask"]]
     out = table.merge(picks[["Board Id", "roll", "Highest Tile Pick", "Points Lost"]].rename(columns={"roll": "Roll"}),
                       on=["Board Id", "Roll"], how="left")
-    out["Kind"] = out["Points Lost"].gt(tolerance).map({True: "genuine", False: "tie listing"})
+    lost = out["Points Lost"].to_numpy(dtype=float)
+    out["Kind"] = np.where((lost > tolerance) & ~no_loss(lost), "genuine", "tie listing")  # rounding is no loss
     best = out["Max Move"].map(_first_move)
     pick = out["Highest Tile Pick"].map(_first_move)
     sizes = [len(b) - len(p) for b, p in zip(best, pick, strict=True)]
@@ -246,6 +251,7 @@ def example_board(rules: Rules) -> int:
     return board_mask([1, 2]) if rules.tiles >= 2 else rules.full_board
 
 
+@refuses(layout=(("double-shutter",), "the source's example boards are tiles of one row"))
 def example_part(rules: Rules, solved: dict) -> Part:
     """The source's worked example: the board with only 1 and 2 open, roll by roll (traditional score after the
     roll, optimal play afterwards; ``contribution``: chance times score)."""
@@ -253,12 +259,18 @@ def example_part(rules: Rules, solved: dict) -> Part:
     by_sum = solved["traditional", "Max"]
     board = example_board(rules)
     game = by_sum.game
-    chances = game.chances(rules.dice, exact=True)
+    chances = {} if game.won[board] else game.chances(int(by_sum.dice[board]), exact=True)  # the dice rolled there
     table = pd.DataFrame({"roll": game.roll_column(list(chances)), "probability": [float(p) for p in chances.values()],
-                          "score_after": [rules.total - float(by_sum.roll_value(board, r)) for r in chances]})
+                          "score_after": [rules.total - float(by_sum.roll_value(board, r)) for r in chances]},
+                         columns=["roll", "probability", "score_after"])
     table["contribution"] = table["probability"] * table["score_after"]
     example = part.table("example-board-1-2", table)
     s = Sentence()
+    if s.holds(example.count("rolls"), "==", 0):
+        part.add(s.finding("example", f"On {tiles_range(rules.tiles)} the board {board_label(board)} is already won "
+                                      f"(at {rules.win_at_most} or less left): its traditional score is "
+                                      f"{rules.total - int(game.sums[board])}, with no roll.", kind="text"))
+        return part
     score = example.fact("example_score", "contribution", "sum")
     part.add(s.finding("example", f"The expected traditional score of {board_label(board)} on "
                                   f"{tiles_range(rules.tiles)} is **{s(score, number(3))}**.", kind="text"))
@@ -319,6 +331,10 @@ def _key(scoring: str) -> str:
     return scoring.replace(" ", "_")
 
 
+@refuses(
+    layout=(("double-shutter",),
+          "its exhibits name boards by the source's Board Id and Board string, which read one row of tiles"),
+)
 def exhibits_part(rules: Rules, solved: dict, tolerance: float) -> Part:
     """Exhibits A-G in the source's conventions, and how many move cells list tied moves."""
     part = Part()
@@ -415,7 +431,8 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
                 for c in ("board", "roll", "policy_move", "optimal_move", "weighted_loss")}
         part_of = derived("most_share", "ratio", most["weighted_loss"], whole)
         s.quiet(most["weighted_loss"])
-        text += (f" Its worst single move is on {s(worst['board'])} with {s(worst['roll'], a_roll)}: it shuts "
+        text += (f" Of the moves it makes in play, the worst is on {s(worst['board'])} with "
+                 f"{s(worst['roll'], a_roll)}: it shuts "
                  f"{s(worst['policy_move'])} where {s(worst['optimal_move'])} is optimal, "
                  f"{s(worst['loss'], number(3))} points when it happens. The move that costs it most per game is on "
                  f"{s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} instead of "
@@ -460,32 +477,62 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
 
 def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
     """The source's count of cases, and its example of a roll of 9 from the full board."""
-    part = Part()
+    part, game = Part(), game_of(rules)
     pairs = Table("exhibit-G", exhibits["exhibit-G"])
     s = Sentence()
     boards, outcomes = of_rules("boards", "states", rules), of_rules("outcomes", "throws", rules)
-    rolls = of_rules("rolls", "distinct_rolls", rules)
+    rolls = of_rules("rolls", "distinct_outcomes", rules)
     s.quiet(boards, outcomes, rolls)
     roll = "total" if s.holds(parameter("moves", rules.moves), "==", "sum") else "dice, in any order"
+    if s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):
+        roll += " of all the dice or of one"
     part.add(s.finding("cases", f"(board, ordered dice outcome) pairs: {s(boards, integer)} × "
                                 f"{s(outcomes, integer)}; (board, {roll}) pairs: {rules.states:,} × "
                                 f"{s(rolls, integer)}; with at least one legal move: "
                                 f"{s(pairs.count('pairs'), integer)}.", kind="text"))
-    if rules.tiles >= 9 and 9 in rules.roll_weights:
+    nines = nine_throws(rules)
+    if rules.tiles >= 9 and nines and game.shows([rules.full_board], nines[0])[0]:
         by_sum = solved["traditional", "Max"]
-        nines = part.table("roll-9-moves", pd.DataFrame(
-            [{"move": board_label(board_mask(m)), "expected_sum_after": float(v)}
-             for m, v in by_sum.move_values(rules.full_board, 9)]))
+        table = part.table("roll-9-moves", pd.DataFrame(
+            [{"roll": game.roll_words(code), "move": board_label(board_mask(m)), "expected_sum_after": float(v)}
+             for code in nines for m, v in by_sum.move_values(rules.full_board, code)],
+            columns=["roll", "move", "expected_sum_after"]))
         s = Sentence()
-        listed = nines.fact("moves", "move", "list")
-        part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three moves; on "
-                                     f"{tiles_range(rules.tiles)} there are {s(nines.count('count'))}: "
-                                     f"{s(listed, lambda v: '; '.join(v))} (best first for the traditional score).",
-                           kind="text"))
+        if rules.moves == "sum":
+            listed = table.fact("moves", "move", "list")
+            part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three moves; on "
+                                         f"{tiles_range(rules.tiles)} there are {s(table.count('count'))}: "
+                                         f"{s(listed, lambda v: '; '.join(v))} (best first for the traditional score).",
+                               kind="text"))
+        else:
+            throws = table.fact("throws", "roll", "nunique")
+            per = []
+            for i, throw in enumerate(game.roll_words(c) for c in nines):
+                moves = table.fact(f"moves_{i}", "move", "list", [("roll", "==", throw)])
+                per.append(f"{throw}: {s(moves, lambda v: ', '.join(v))}")
+            part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three of the sets "
+                                         f"adding up to 9; under {rules.moves} a 9 is {s(throws, counted('throw'))} of "
+                                         f"the dice, each shutting one tile — {'; '.join(per)} (best first for the "
+                                         f"traditional score).", kind="text"))
     return part
 
 
-def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found: Part, verdict: Part) -> dict:
+def nine_throws(rules: Rules) -> list[int]:
+    """The outcomes a first roll of 9 can be: the total 9 under the sum rule; under a rule that reads the dice, each
+    throw of them (in any order) totalling 9."""
+    game = game_of(rules)
+    if rules.moves == "sum":
+        return [9] if 9 in game.weights(rules.dice) else []
+    return [c for c in game.weights(rules.dice) if sum(game.dice_of(c)) == 9 and len(game.dice_of(c)) == rules.dice]
+
+
+def _short_of(tolerance: float) -> str:
+    """How the highest-tile move falls short where it is a genuine exception, at this tie tolerance."""
+    return "not the best move" if tolerance <= TIE_TOLERANCE else f"more than {tolerance:g} points short of the best"
+
+
+def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found: Part, verdict: Part,
+                     tolerance: float = TIE_TOLERANCE) -> dict:
     """What the engine computes for each published claim of the source (``data/published/<stem>.csv`` keys)."""
     by_sum = solved["traditional", "Max"]
     rows = example["example-board-1-2"].set_index("roll")
@@ -502,9 +549,9 @@ def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found
         "hypothesis_first": board_label(board_mask(by_sum.move_values(rules.full_board, 9)[0][0])),
         "hypothesis_second": board_label(board_mask(by_sum.move_values(after_first, 9)[0][0])),
         "hypothesis": (percent_lost <= RULE_OF_THUMB_PERCENT,
-                       f"as qualified: not the best move at {genuine} (board, roll) pairs, and {number(3)(overall)} "
-                       f"points per game ({share(2)(percent_lost)} of the optimum) below optimal play — within the "
-                       f"{RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose"
+                       f"as qualified: {_short_of(tolerance)} at {genuine} (board, roll) pairs, and "
+                       f"{number(3)(overall)} points per game ({share(2)(percent_lost)} of the optimum) below optimal "
+                       f"play — within the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose"
                        if percent_lost <= RULE_OF_THUMB_PERCENT else
                        f"it loses {share(2)(percent_lost)} of the optimum, more than a rule of thumb may"),
     }
@@ -519,6 +566,7 @@ def headline(scores: Part, exceptions_found: Part) -> dict:
             "highest-tile loss": share(2)(row["loss_percent"]), "genuine exceptions": str(genuine)}
 
 
+@analysis_of(solutions, scores_part, exhibits_part, exceptions_part, example_part, verdict_part, missed_part)
 def pipeline(rules: Rules, tolerance: float = TIE_TOLERANCE) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     solved = solutions(rules)

@@ -39,11 +39,11 @@ from ..players import (
     play_estimate,
     scorings_of,
 )
-from ..rules import InputError, Rules
+from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, parameter
-from .words import a_roll, counted, listing, number, percent, points
+from .words import a_roll, counted, listing, number, percent, points, winning
 
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
 SECOND_GOALS = ("beat", "tie-or-beat")
@@ -123,8 +123,13 @@ def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=None, tolerance
     and number of players: one row each, with whether seat 1 is exactly even there and how many games were
     solved to find it. ``progress`` (e.g. ``print``) hears about each game."""
     rows = []
+    never = solve(rules, "win").value() == 0  # no box is ever shut: no bonus is ever paid, none is fair or unfair
     for scoring in scorings or scorings_of(rules):
         for n in players:
+            if never:
+                rows.append({"scoring": scoring, "players": n, "fair_shut_pays": None, "exactly_even": False,
+                             "games_solved": 0})
+                continue
             fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance, progress=progress)
             rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
                          "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
@@ -247,7 +252,7 @@ def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progr
              for c in ("seat", "expected_payoff")}
     split = seats_table.fact("split", "p_split_pot", "max")
     s.quiet(best["expected_payoff"], worst["expected_payoff"])
-    setting = f"With {players} players ({scoring} scoring, a shut box paid {float(shut_pays):g})"
+    setting = f"With {players} players ({scoring} scoring, {winning(rules).a_won_game} paid {float(shut_pays):g})"
     if s.holds(derived("all_even", "equal", best["expected_payoff"], worst["expected_payoff"]), "==", True):
         text = f"{setting}, every seat is worth the same: {s(best['expected_payoff'], stakes)} per round."
     else:
@@ -269,7 +274,8 @@ def two_games_table(result: PubResult) -> pd.DataFrame:
     return pd.DataFrame([
         {"game": "who finishes lower, no stakes", "first_wins": float(lower.p_first_wins),
          "tie": float(lower.p_tie), "second_wins": float(lower.p_second_wins)},
-        {"game": f"for stakes, shut box pays {float(result.shut_pays):g}", "first_wins": first, "tie": tie,
+        {"game": f"for stakes, {winning(result.game.rules).a_won_game} pays {float(result.shut_pays):g}",
+         "first_wins": first, "tie": tie,
          "second_wins": second}])
 
 
@@ -283,12 +289,24 @@ def two_games_part(seats: Part) -> Part:
     s = Sentence()
     s.holds(parameter("players", result.game.players), "==", 2)  # the previous edition's game: two players,
     s.holds(parameter("scoring", result.game.scoring), "==", "sum")  # scoring the sum
-    lower = {c: table.cell(f"lower_{c}", c, game="who finishes lower, no stakes")
-             for c in ("first_wins", "tie", "second_wins")}
+    lower_game = "who finishes lower, no stakes"
+    lower = {c: table.cell(f"lower_{c}", c, game=lower_game) for c in ("first_wins", "tie", "second_wins")}
     game = table.frame["game"].iloc[1]
     staked = {c: table.cell(f"stakes_{c}", c, game=game) for c in ("first_wins", "second_wins")}
     advantage = derived("second_minus_first", "difference", lower["second_wins"], lower["first_wins"])
     compared = s.quiet(derived("second_against_first", "relation", lower["second_wins"], lower["first_wins"]))
+    intro, alike = Sentence(), True
+    for c in ("first_wins", "tie", "second_wins"):  # every outcome, each compared (none left unchecked)
+        sides = intro.quiet(table.cell(f"intro_lower_{c}", c, game=lower_game)), \
+            intro.quiet(table.cell(f"intro_stakes_{c}", c, game=game))
+        alike = intro.holds(derived(f"same_{c}", "relation", *sides), "==", "the same") and alike
+    won = winning(result.game.rules)
+    part.add(intro.finding("two-games-intro", (
+        f"**The same two players without stakes.** A simpler question is only *who finishes lower*, each player "
+        f"playing for a strict win (a tie counts as a loss) and {won.a_won_game} not ending the round (the second "
+        f"player could still tie it). With stakes a tie is worth half a win and {won.a_won_game} ends the round, so "
+        + ("the two games differ a little." if not alike else
+           "the two games could differ; here they give every outcome the same chance.")), kind="text"))
     going = {"more": "gains", "less": "costs", "the same": "neither gains nor costs"}[compared.value]
     size = f" {s(advantage, _abs_points)}" if compared.value != "the same" else ""
     s.quiet(advantage)
@@ -347,9 +365,18 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
                        kind="alt"))
     s = Sentence()
     below = table.fact("sum_below_one", "below_one", "all", [("scoring", "==", "sum")])
-    text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
-            "bonus below 1)." if s.holds(below, "==", True) else
-            "The fair bonus is not below 1 for every number of players with sum scoring.")
+    if s.holds(table.fact("paid", "games_solved", "sum"), "==", 0):
+        text = (f"No box is ever shut in this game ({winning(rules).never}), so no bonus is ever paid and none "
+                f"changes a seat's winnings: there is no fair bonus to find.")
+    elif s.holds(below, "==", True):
+        text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
+                "bonus below 1).")
+    else:
+        some = table.fact("sum_some_below_one", "below_one", "any", [("scoring", "==", "sum")])
+        text = ("With sum scoring a bonus of 1 favours the first seat for some numbers of players here, not for all."
+                if s.holds(some, "==", True) else
+                "With sum scoring a bonus of 1 favours the first seat for no number of players here (no fair bonus "
+                "is below 1).")
     part.add(s.finding("fair", text, kind="text"))
     s = Sentence()
     where = [("found", "==", True), ("exactly_even", "==", False)]
@@ -442,6 +469,7 @@ def headline(seats: Part, fair: Part, max_players: int) -> dict:
             f"fair bonus, {min(4, max_players)} players, sum": fair_shown}
 
 
+@analysis_of(seats_part, players_part, fair_part, first_seat_part)
 def pipeline(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: float = 1.0, max_players: int = 4,
              rounds: int = 100_000, seed: int = 1) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""

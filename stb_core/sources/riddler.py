@@ -18,22 +18,30 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import dice_choices_table
-from ..rules import ONE_DIE_OPTIONS, Rules
+from ..rules import ONE_DIE_OPTIONS, Rules, analysis_of, one_die_short, one_die_when, refuses
 from ..sweep import Solution, solve
 from ..valuation import reach_probabilities
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import all_dice, apart, counted, dice_words, fraction, integer, number, percent, points, ranges, tiles_of
+from .words import (
+    agrees,
+    all_dice,
+    apart,
+    counted,
+    dice_words,
+    fraction,
+    integer,
+    number,
+    percent,
+    points,
+    ranges,
+    tiles_of,
+    winning,
+)
 
 EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
 
 
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
-def one_die_words(option: str) -> str:
-    """When a one-die rule allows one die: ``never``, ``once 7 and up are shut``, ``at 6 or less left``."""
-    named = {"never": "never", "high-shut": "once 7 and up are shut"}
-    return named[option] if option in named else f"at {Rules(one_die=option).one_die_threshold} or less left"
-
-
 def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
     float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, and which
@@ -43,7 +51,7 @@ def contrast_table(rules: Rules) -> pd.DataFrame:
     for option in dict.fromkeys((*ONE_DIE_OPTIONS, rules.one_die)):  # the named rules, and this run's
         variant = replace(rules, one_die=option)
         value = solve(variant, "win", exact=exact).value()
-        rows.append({"one_die": option, "one_die_rule": one_die_words(option), "rules": variant.describe(),
+        rows.append({"one_die": option, "one_die_rule": one_die_short(option), "rules": variant.describe(),
                      "p_win": float(value),
                      "p_win_exact": fraction(value) if exact else "", "this_run": option == rules.one_die})
     table = pd.DataFrame(rows)
@@ -59,21 +67,24 @@ def value_part(rules: Rules) -> Part:
     value = table.cell("p_win", "p_win", one_die=rules.one_die)
     exact = table.cell("p_win_exact", "p_win_exact", one_die=rules.one_die)
     boards = s(of_rules("boards", "states", rules), integer)
+    won = winning(rules)
     if s.holds(value, "==", 0):
-        head = f"With perfect play the box is never shut ({s(value, percent(2))})"
+        head = f"With perfect play {won.never} ({s(value, percent(2))})"
     else:
-        head = f"With perfect play the box is shut in **{s(value, percent(2))}** of games"
+        head = f"With perfect play {won.subject} is {won.done_word} in **{s(value, percent(2))}** of games{won.at}"
     detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if s.holds(exact, "!=", "") else
               f"{s(derived_value(value), number(6))}")
     part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_of(rules)}."))
 
     s = Sentence()
     if not s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):
-        why = (f"one die: {s(parameter('one_die', rules.one_die))}" if rules.one_die == "never" else
-               f"with {s(parameter('dice', rules.dice), lambda d: dice_words(d, rules.sides))} there is nothing to "
-               f"choose")
-        part.add(s.finding("one-die-worth", f"This run's rules never offer one die ({why}); the table shows what "
-                           f"each one-die rule would be worth.", kind="text"))
+        if rules.dice == 1:
+            text = (f"This run rolls {s(parameter('dice', rules.dice), lambda d: dice_words(d, rules.sides))} on "
+                    f"every turn, so no one-die rule changes anything: each row of the table is this run's game.")
+        else:
+            text = (f"This run's rules never offer one die (one die: {s(parameter('one_die', rules.one_die))}); the "
+                    f"table shows what each one-die rule would be worth.")
+        part.add(s.finding("one-die-worth", text, kind="text"))
         return part
     base = table.cell("p_win_never", "p_win", one_die="never")
     gain = s.quiet(base, value, derived("gain", "difference", value, base))
@@ -83,7 +94,7 @@ def value_part(rules: Rules) -> Part:
         text = (f"The right to roll one die is worth nothing here: perfect play wins {s(value, percent(2))} of games "
                 f"with it and without it.")
     elif s.holds(base, "==", 0):
-        text = (f"The right to roll one die lifts the chance of shutting the box from {s(base, percent(0))}, with "
+        text = (f"The right to roll one die lifts {winning(rules).chance} from {s(base, percent(0))}, with "
                 f"{many} always, to {s(value, percent(3))}.")
     else:
         relative = s.quiet(derived("relative_gain", "ratio", gain, base))
@@ -149,6 +160,11 @@ def where_one_die(summary, s: Sentence) -> str:
     if s.holds(summary.count("one_die_boards", [("one_die_better", ">", 0)]), "==", 0):
         s.quiet(summary.fact("one_die_never_anywhere", "one_die_never", "all"))
         return "one die is never the better choice"
+    better, offered = summary.fact("one_die_better_boards", "one_die_better", "sum"), summary.fact(
+        "choice_boards", "boards", "sum")
+    if s.holds(better, "==", offered.value):  # no total separates anything: the rule's own condition is the answer
+        s.quiet(offered)
+        return "one die is the better choice on every board where the rules offer it"
     if threshold is not None:
         t = summary.fact("threshold", "open_sum", "max", [("one_die_better", ">", 0)])
         s.quiet(summary.fact("one_die_at_or_below", "one_die_always", "all", [("open_sum", "<=", threshold)]),
@@ -164,12 +180,14 @@ def where_one_die(summary, s: Sentence) -> str:
     return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"
 
 
+@refuses(one_die_forced=((True,), "it weighs rolling one die against all of them, a choice a forced die takes away"))
 def choice_part(rules: Rules) -> Part:
     """Every board where one die may be chosen: the chance of winning after each choice, and where one die wins."""
     part = Part()
-    if not rules.has_one_die_rule:
+    table = dice_choice_table(rules) if rules.has_one_die_rule else None
+    if table is None or table.empty:  # no board offers the choice (no one-die rule, or none reached in play)
         return part
-    choice = part.table("dice-choice", dice_choice_table(rules))
+    choice = part.table("dice-choice", table)
     by_sum = part.table("one-die-by-sum", one_die_by_sum(choice.frame))
     many = all_dice(rules)
     s = Sentence()
@@ -178,7 +196,7 @@ def choice_part(rules: Rules) -> Part:
     other = choice.count("all_dice_better", [("best", "==", many)])
     equal = choice.count("equal", [("best", "==", "either")])
     where = where_one_die(by_sum, s)
-    offer = "offers" if s.holds(boards, "==", 1) else "offer"
+    offer = agrees(boards.value, "offers", "offer")
     text = (f"{s(boards, counted('board'))} {offer} the choice; one die is better on {s(one)} and {many} "
             f"on {s(other)}" + (f", and both are worth the same on {s(equal)}" if s.holds(equal, ">", 0) else "")
             + f". By the sum of the open tiles, {where}.")
@@ -188,6 +206,19 @@ def choice_part(rules: Rules) -> Part:
     part.add(s.finding("choice-alt", f"Scatter plot of {s(choice.count('boards'), counted('board'))}: "
                                      f"the advantage of one die against the open tiles' sum; {where}.", kind="alt"))
     return part
+
+
+def no_choice(rules: Rules) -> str:
+    """Why a run has no board where one die may be chosen, and what that leaves of the next two sections."""
+    if rules.dice == 1:
+        why = "one die is rolled on every turn"
+    elif rules.one_die == "never":
+        why = "its rules never allow one die"
+    elif rules.one_die_forced:
+        why = "the single die is forced wherever it is allowed"
+    else:
+        why = "no board where its rule allows one die is ever reached"
+    return f"No board of this run offers a choice of dice ({why}), so the next two sections have nothing to study."
 
 
 # -- section 3: the source's two sentences -----------------------------------------------------------------------
@@ -223,7 +254,8 @@ def _holds_on(s: Sentence, true_on, boards) -> str:
     if s.holds(boards, "==", 1):
         return f"{'holds' if s.holds(true_on, '>', 0) else 'fails'} on the {s(boards, lambda n: 'one')} board it covers"
     if s.holds(true_on, "==", boards.value):
-        return f"holds on all {s(boards)} boards it covers"
+        return ("holds on both boards it covers" if s.holds(boards, "==", 2) else
+                f"holds on all {s(boards)} boards it covers")
     if s.holds(true_on, "==", 0):
         return f"holds on none of the {s(boards)} boards it covers"
     return f"holds on {s(true_on)} of the {s(boards)} boards it covers"
@@ -281,13 +313,14 @@ def other_rule_part(rules: Rules, value: Part, choice: Part) -> Part:
     s.quiet(compared)
     words = {"the same": "exactly as much as" if exact else "as much as (to nine digits)", "more": "more than",
              "less": "less than"}[compared.value]
-    name = {"sum-le-6": "The pub rule (one die allowed once the open tiles total 6 or less)",
-            "high-shut": "The Riddler's rule (one die allowed once every tile from 7 up is shut)"}[other]
+    name = {"sum-le-6": "The pub rule", "high-shut": "The Riddler's rule"}[other] + \
+        f" (one die allowed {one_die_when(other)})"
     shown = apart(percent, 2, theirs.value, mine.value)  # digits enough to tell two different chances apart
     text = f"{name} is worth **{words}** the rule of this run: {s(theirs, shown)} against {s(mine, shown)}"
     if compared.value != "the same" and exact and rules.tiles <= 9:
         text += f" ({s(theirs_exact)} against {s(mine_exact)})"
-    if compared.value == "the same" and rules.one_die == "high-shut" and "one-die-by-sum" in choice.tables:
+    if compared.value == "the same" and rules.one_die == "high-shut" and rules.layout == "row" and \
+            "one-die-by-sum" in choice.tables:  # on one row the open tiles are the tiles that can be shut
         summary = Table("one-die-by-sum", choice["one-die-by-sum"])
         if sum_threshold_of(summary.frame) == 6:
             t = summary.fact("threshold", "open_sum", "max", [("one_die_better", ">", 0)])
@@ -325,6 +358,7 @@ def headline(rules: Rules, value: Part, choice: Part) -> dict:
 
 
 
+@analysis_of(value_part, choice_part, statements_part, other_rule_part)
 def pipeline(rules: Rules) -> list[Part]:
     """Every part of the chapter for ``rules``, in page order (what the notebook shows, without a kernel)."""
     value = value_part(rules)

@@ -25,11 +25,11 @@ from ..choice import no_loss
 from ..counts import total_winning_sequences, winning_sequence_counts
 from ..game import game_of, legal_move_masks
 from ..monte_carlo import simulate
-from ..rules import Rules
+from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
 from ..valuation import evaluate
 from .findings import Part, Sentence, Table, derived, of_rules
-from .words import a_roll, counted, dice_words, integer, listing, percent, points, tiles_range
+from .words import a_roll, counted, dice_words, integer, listing, percent, plural, points, tiles_range, winning
 
 LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
 EXAMPLE_BOARD, EXAMPLE_ROLL = (1, 3, 4, 6, 7), 7  # the source's worked example
@@ -60,15 +60,17 @@ def _lengths(s: Sentence, table: Table) -> str:
     return f"in {s(lengths, lambda v: listing([str(x) for x in v], most=len(v), conjunction='or'))} moves"
 
 
-def never_shut_reason(rules: Rules, s: Sentence) -> str:
-    """Why no sequence shuts the box from the full board, when a simple reason exists."""
+def never_won_reason(rules: Rules, s: Sentence) -> str:
+    """Why no sequence wins from the full board, when a simple reason exists: the top tile must be shut (the open
+    tiles cannot total the threshold or less with it up) and no roll reaches it."""
     largest = of_rules("largest_roll", "largest_roll", rules)
-    if s.holds(largest, "<", rules.tiles):
+    if rules.win_at_most < rules.tiles and s.holds(largest, "<", rules.tiles):
         return f" — no roll of {dice_words(rules.dice, rules.sides)} exceeds {s(largest)}, so tile {rules.tiles} " \
                f"is never shut —"
     return ""
 
 
+@refuses(layout=(("double-shutter",), "the source counts sequences on one row of tiles"))
 def counts_part(rules: Rules, board: str = "") -> Part:
     """Winning sequences from the full board by number of moves, and from ``board`` (tiles such as ``1,3,4``;
     empty: none) when given."""
@@ -79,16 +81,16 @@ def counts_part(rules: Rules, board: str = "") -> Part:
     if s.holds(total, ">", 0):
         are = "is" if s.holds(total, "==", 1) else "are"
         text = (f"From the full board of {tiles_range(rules.tiles)} there {are} "
-                f"**{s(total, counted('weighted winning sequence'))}**; the box can be shut {_lengths(s, full)}.")
+                f"**{s(total, counted('weighted winning sequence'))}**; {winning(rules).can} {_lengths(s, full)}.")
         most = full.fact("most_at", "moves", "first", order=[("sequences", "desc")])
         part.add(s.finding("counts", text, kind="text"))
         a = Sentence()
         lengths = _lengths(a, full)
-        part.add(a.finding("counts-alt", f"Dot plot, log scale: winning sequences by number of moves, shut "
+        part.add(a.finding("counts-alt", f"Dot plot, log scale: winning sequences by number of moves, won "
                                          f"{lengths}; the most at {a(most, counted('move'))}.", kind="alt"))
     else:
-        part.add(s.finding("counts", f"No sequence of rolls and moves shuts the box from the full board of "
-                                     f"{tiles_range(rules.tiles)}{never_shut_reason(rules, s)} and every count is "
+        part.add(s.finding("counts", f"No sequence of rolls and moves {winning(rules).does} from the full board of "
+                                     f"{tiles_range(rules.tiles)}{never_won_reason(rules, s)} and every count is "
                                      f"{s(total)}.", kind="text"))
     if board:
         mask = parse_tiles(board, rules, "board")
@@ -98,10 +100,11 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         if s.holds(total, ">", 0):
             sequences = counted("weighted winning sequence")
             are = "is" if s.holds(total, "==", 1) else "are"
-            text = (f"From {board_label(mask)} there {are} {s(total, sequences)}; the box can "
-                    f"be shut {_lengths(s, chosen)}.")
+            text = f"From {board_label(mask)} there {are} {s(total, sequences)}; {winning(rules).can} " \
+                   f"{_lengths(s, chosen)}."
         else:
-            text = f"No sequence of rolls and moves shuts the box from {board_label(mask)} ({s(total)} sequences)."
+            text = (f"No sequence of rolls and moves {winning(rules).does} from {board_label(mask)} ({s(total)} "
+                    f"sequences).")
         part.add(s.finding("counts-board", text, kind="text"))
     return part
 
@@ -163,18 +166,19 @@ def strategy_comparison(rules: Rules, games: int, seed: int) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@refuses(
+    layout=(("double-shutter",), "the source counts sequences on one row of tiles"),
+    moves=(("die-or-sum",), "the source's sets, rule and example read a roll as its total"),
+)
 def partitions_part(rules: Rules) -> Part:
-    """The sets of distinct numbers adding up to a dice total, against the boards of this game one roll clears."""
+    """The sets of distinct numbers adding up to a dice total, against the boards of this game one roll wins."""
     part = Part()
     counts = part.table("partitions", partition_table(rules))
     boards = part.table("one-move-boards", one_move_boards(rules))
     s = Sentence()
     sets, on = counts.fact("sets", "sets", "sum"), counts.fact("on_board", "on_board", "sum")
-    cleared = boards.count("one_move_boards")
-    s.quiet(on, cleared, derived("on_board_are_the_one_move_boards", "equal", on, cleared))
     text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if s.holds(sets, '==', 1) else ''} up to a total "
-            f"{dice_words(rules.dice, rules.sides)} "
-            f"can show; {s(cleared, counted('board'))} of {tiles_range(rules.tiles)} can be cleared by one roll.")
+            f"{dice_words(rules.dice, rules.sides)} can show")
     every = part.table("partition-sets", partition_list(rules)) if sets.value <= LIST_LIMIT else None
     off = derived("off_board", "difference", sets, on)
     if s.holds(off, ">", 0):
@@ -182,21 +186,51 @@ def partitions_part(rules: Rules) -> Part:
         if s.holds(sets, "<=", LIST_LIMIT):
             listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
                               lambda v: listing(v, most=6))
-        text += (f" The difference is the {s(off, counted('set'))} that need a tile above {rules.tiles}{listed} — they "
-                 f"can never occur in this game.")
+        text += (f"; {s(on, integer)} of them use only {tiles_range(rules.tiles)}, and the other {s(off, integer)} "
+                 f"need a tile above {rules.tiles}{listed} — they can never occur in this game.")
     else:
-        text += " Every set fits on this board."
+        s.quiet(on)
+        text += f", and every one of them uses only {tiles_range(rules.tiles)}."
+    cleared = boards.fact("one_move_boards", "board_mask", "nunique")
+    how, does = ("cleared", "clears") if rules.win_at_most == 0 else ("won", "wins")
+    text += f" {s(cleared, counted('board'))} of this game can be {how} by one roll"
+    differs = one_move_rules(rules)
+    if differs:
+        text += f" ({differs}: a set that fits is not the same as a board one roll {does})."
+    else:
+        s.quiet(on, cleared, derived("on_board_are_the_one_move_boards", "equal", on, cleared))
+        text += ": exactly those sets."
     part.add(s.finding("one-move", text, kind="text"))
     return part
 
 
+def one_move_rules(rules: Rules) -> str:
+    """The rules of this game under which the sets that fit on the board are not simply the boards one roll wins:
+    a cap per roll, a winning threshold, a single die (``""`` when there is none)."""
+    found = []
+    if rules.max_per_move is not None and rules.max_per_move < rules.tiles:
+        found.append(f"at most {plural(rules.max_per_move, 'tile')} per roll")
+    if rules.win_at_most:
+        found.append(f"won at {rules.win_at_most} or less")
+    if rules.has_one_die_rule:
+        found.append(f"one die {'forced' if rules.one_die_forced else 'allowed'} {one_die_when(rules.one_die)}")
+    return listing(found, most=3)
+
+
 def one_move_boards(rules: Rules) -> pd.DataFrame:
-    """Boards of this game that one roll can clear (``C_1(S) > 0`` in the engine's count): the board,
-    the roll total that clears it and that total's dice weight (the source's first column)."""
-    counts, sums = winning_sequence_counts(rules), game_of(rules).sums
-    boards = [b for b in range(1, rules.states) if counts[1, b]]
-    return pd.DataFrame([{"board": board_label(b), "board_mask": b, "roll": int(sums[b]), "weight": int(counts[1, b])}
-                         for b in boards], columns=["board", "board_mask", "roll", "weight"])
+    """Boards of this game one roll can win (``C_1(S) > 0`` in the engine's count), one row per roll that wins it:
+    the board, the roll and its weight in the count (the roll's throws, over the dice the player may roll there,
+    times the winning moves it allows; a board's rows add up to its ``C_1``). Under the source's rules each board
+    has one row: the total that clears it, and that total's dice weight (the source's first column)."""
+    game, counts = game_of(rules), winning_sequence_counts(rules)
+    rows = []
+    for board in (b for b in range(1, rules.states) if counts[1, b]):
+        for roll in game.totals_from(board):
+            wins = sum(bool(game.won[board & ~m]) for m in legal_move_masks(rules, board, roll))
+            weight = wins * sum(game.weights(d).get(roll, 0) for d in game.dice_choices(board))
+            if weight:
+                rows.append({"board": board_label(board), "board_mask": board, "roll": roll, "weight": weight})
+    return pd.DataFrame(rows, columns=["board", "board_mask", "roll", "weight"])
 
 
 def move_comparison(rules: Rules, board: int, roll: int) -> pd.DataFrame:
@@ -260,6 +294,10 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
 
 
 # -- section 3: the worked example -------------------------------------------------------------------------------
+@refuses(
+    layout=(("double-shutter",), "the source counts sequences on one row of tiles"),
+    moves=(("die-or-sum",), "the source's sets, rule and example read a roll as its total"),
+)
 def example_part(rules: Rules) -> Part:
     """The source's example (open {1, 3, 4, 6, 7}, a roll of 7): the legal moves, and how each ranking sees them.
     Empty when this run's game has no tile 7, its dice cannot roll a 7, or a roll is not read as its total."""
@@ -274,7 +312,7 @@ def example_part(rules: Rules) -> Part:
     best = table.fact("best_pick", "move", "first", order=[("p_win_after", "desc")])
     same = s.holds(derived("same_move", "equal", rule, best), "==", True)
     text = (f"Open {board_label(board)}, roll {EXAMPLE_ROLL}: the legal moves are {s(moves, lambda v: '; '.join(v))}. "
-            f"The most-sequences rule shuts {s(rule)}; the move with the best chance of shutting the box is "
+            f"The most-sequences rule shuts {s(rule)}; the move with the best {winning(rules).axis} is "
             f"{s(best)}" + (" — the same move." if same else " — a different move."))
     part.add(s.finding("example", text, kind="text"))
     return part
@@ -310,7 +348,7 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
     else:
         gap = derived("gap", "difference", best, rule)
         share = derived("share_lost", "ratio", gap, best)
-        text = (f"The most-sequences rule shuts the box in **{s(rule, percent(2))}** of games; optimal play in "
+        text = (f"The most-sequences rule {winning(rules).does} in **{s(rule, percent(2))}** of games; optimal play in "
                 f"**{s(best, percent(2))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
                 f"{s(share, percent(1))} of the best possible chance.")
     part.add(s.finding("rule-loss", text))
@@ -320,7 +358,7 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
     pairs = errors.count("pairs")
     if s.holds(pairs, ">", 0):
         misled = errors.count("misled", [("more_sequences", "==", True)])
-        where = "at every one of them" if s.holds(misled, "==", pairs.value) else f"at {s(misled)} of them"
+        where = "at every one of them" if s.holds(misled, "==", pairs.value) else f"at {s(misled, integer)} of them"
         text = (f"The rule errs at **{s(pairs, counted('(board, roll) pair'))}** (on every board, reached or not); "
                 f"{where} its move leaves more winning sequences than the optimal move — which is what misled it. "
                 f"The table below lists them, the costliest first.")
@@ -377,6 +415,7 @@ def plural_words(count: int) -> str:
 
 
 # -- the chapter ------------------------------------------------------------------------------------------------
+@analysis_of(strategies_part, counts_part, partitions_part, example_part, errors_part)
 def pipeline(rules: Rules, board: str = "", games: int = 100_000, seed: int = 1) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     strategies = strategies_part(rules, games, seed)

@@ -19,16 +19,17 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards, tables_bytes
-from ..choice import TIE_BREAKS, no_loss
+from ..choice import NO_LOSS, TIE_BREAKS, no_loss
 from ..game import game_of
 from ..objectives import get_objective
-from ..rules import InputError, Rules
+from ..rules import InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
 from .findings import Part, Sentence, derived, parameter
 from .words import (
     all_dice,
+    apart,
     counted,
     dice_words,
     fraction,
@@ -42,6 +43,7 @@ from .words import (
     share,
     tiles_of,
     tiles_range,
+    winning,
 )
 
 SCORINGS_OF_SOURCES = ("win", "remaining-sum", "flipped-count")  # the objectives the five sources play for
@@ -66,6 +68,14 @@ def source_rules(rules: Rules, tiles: int, variant: str | None = None) -> Rules:
     options (None: the plain game)."""
     return replace(variant_rules(rules, variant, tiles) if variant else replace(rules, **PLAIN, tiles=tiles),
                    **SOURCE_BOARD)
+
+
+def source_game_words(game: Rules, rules: Rules) -> str:
+    """A source's game in words (``tiles 1–10, two 6-sided dice``), saying where it is not this run's: one row of
+    tiles, and a roll shutting tiles that add up to it."""
+    apart = [w for w, differs in (("on one row", rules.layout != "row"),
+                                  ("a roll shuts tiles that add up to it", rules.moves != "sum")) if differs]
+    return game.describe() + "".join(f", {w}" for w in apart) + (", not this run's rules" if apart else "")
 
 
 def variant_rules(rules: Rules, variant: str, tiles: int | None = None) -> Rules:
@@ -123,9 +133,15 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     on = [("objective", "==", "win"), ("policy", "==", "optimal"), ("tiles", "==", rules.tiles)]
     low = {c: variants.fact(f"lowest_{c}", c, "first", on, [("value", "asc")]) for c in ("value", "variant_name")}
     high = {c: variants.fact(f"highest_{c}", c, "first", on, [("value", "desc")]) for c in ("value", "variant_name")}
-    part.add(s.finding("variants", f"With optimal play on {tiles_of(rules)}, the chance of shutting the box "
-                                   f"runs from {s(low['value'], percent(2))} ({s(low['variant_name'])}) to "
-                                   f"{s(high['value'], percent(2))} ({s(high['variant_name'])})."))
+    if s.holds(low["value"], "==", high["value"].value):  # every variant alike (no tile above the dice's reach)
+        s.quiet(low["variant_name"], high["variant_name"])
+        text = (f"With optimal play on {tiles_of(rules)}, every variant has the same chance of winning (each its own "
+                f"win): {s(low['value'], percent(2))}.")
+    else:
+        text = (f"With optimal play on {tiles_of(rules)}, the chance of winning (each variant's own win) runs from "
+                f"{s(low['value'], percent(2))} ({s(low['variant_name'])}) to {s(high['value'], percent(2))} "
+                f"({s(high['variant_name'])}).")
+    part.add(s.finding("variants", text))
     s = Sentence()
     shown = []
     for n in dict.fromkeys((rules.tiles, compare_tiles)):
@@ -164,14 +180,15 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
 
 
 # -- section 2: the price of each rule of thumb --------------------------------------------------------------------
-def largest_tile_first() -> Card:
-    """The card "shut the highest tile you can": the largest tile first."""
+def highest_tile_card() -> Card:
+    """The card "shut the highest tile you can" (ties among the moves with that tile to the lowest other tiles: not
+    the literature's largest tile first, which then takes the largest second tile, chapter 8)."""
     return Card(("shut the highest tile you can",))
 
 
 def price_policies() -> dict:
     """The policies priced in section 2, in the order the page shows them."""
-    return {"optimal": "optimal", "highest-tile": "highest-tile", "largest tile first": largest_tile_first().policy(),
+    return {"optimal": "optimal", "highest-tile": "highest-tile", "highest tile you can": highest_tile_card().policy(),
             "sequence-count": "sequence-count", "random": "random", "worst": "worst"}
 
 
@@ -200,17 +217,22 @@ def prices_part(rules: Rules) -> Part:
     part.shown["prices-wide"] = wide
     s = Sentence()
     losing = [("policy", "!=", "optimal")]
-    low = {c: prices.fact(f"least_{c}", c, "first", losing, [("loss_percent", "asc")])
-           for c in ("loss_percent", "policy", "objective")}
-    high = {c: prices.fact(f"most_{c}", c, "first", losing, [("loss_percent", "desc")])
-            for c in ("loss_percent", "policy", "objective")}
-    if s.holds(high["loss_percent"], "==", 0):
-        s.quiet(*low.values(), *high.values())
-        text = "No policy loses anything against optimal play on this board: every loss is 0%."
+    shared = [*losing, ("optimal_value", "!=", 0)]  # a share of a nil optimum says nothing
+    nil = prices.fact("nil_optima", "objective", "list", [("policy", "==", "optimal"), ("value", "==", 0)])
+    if s.holds(prices.count("shared_losses", shared), "==", 0) or s.holds(
+            prices.fact("most_shared_loss", "loss_percent", "max", shared), "==", 0):
+        text = "No policy loses anything against optimal play on this board: every loss is nil."
     else:
+        low = {c: prices.fact(f"least_{c}", c, "first", shared, [("loss_percent", "asc")])
+               for c in ("loss_percent", "policy", "objective")}
+        high = {c: prices.fact(f"most_{c}", c, "first", shared, [("loss_percent", "desc")])
+                for c in ("loss_percent", "policy", "objective")}
         text = (f"The losses run from {s(low['loss_percent'], share(2))} ({s(low['policy'], named)}; "
                 f"{s(low['objective'], named)}) to {s(high['loss_percent'], share(0))} ({s(high['policy'], named)}; "
                 f"{s(high['objective'], named)}).")
+    if s.holds(nil, "!=", []) and not text.startswith("No policy"):
+        text += (f" Optimal play's {s(nil, lambda v: listing([named(o) for o in v]))} is nil here, and so is every "
+                 f"policy's: nothing can be lost there.")
     part.add(s.finding("prices", text, kind="text"))
     s = Sentence()
     most = [prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)], [("loss_percent", "desc")])
@@ -233,11 +255,17 @@ def prices_part(rules: Rules) -> Part:
     simple = gap.cell("highest_tile_loss_percent", "loss_percent", policy="highest-tile")
     compared = s.quiet(derived("rule_against_highest_tile", "relation", rule["loss_percent"], simple))
     words = {"more": "more than", "less": "less than", "the same": "as much as"}[compared.value]
-    part.add(s.finding("source-000", f"On chapter 1's board (tiles 1–10, {dice_words(rules.dice, rules.sides)}), its "
-                                     f"most-winning-sequences rule wins {s(rule['value'], percent(2))} of games and "
-                                     f"optimal play {s(rule['optimal_value'], percent(2))}: the rule gives up "
-                                     f"{s(rule['loss_percent'], share(2))} of the optimum, {words} the simple "
-                                     f"highest-tile rule ({s(simple, share(2))}).", kind="text"))
+    shown = apart(share, 2, rule["loss_percent"].value, simple.value)  # digits enough to show the order
+    game = f"On chapter 1's own game ({source_game_words(ten, rules)})"
+    if s.holds(rule["optimal_value"], "==", 0):
+        s.quiet(rule["value"], rule["loss_percent"], simple)
+        text = (f"{game} no play can win (optimal play wins {s(rule['optimal_value'], percent(0))}), so its rule "
+                f"loses nothing.")
+    else:
+        text = (f"{game}, its most-winning-sequences rule wins {s(rule['value'], percent(2))} of games and optimal "
+                f"play {s(rule['optimal_value'], percent(2))}: the rule gives up {s(rule['loss_percent'], shown)} of "
+                f"the optimum, {words} the simple highest-tile rule ({s(simple, shown)}).")
+    part.add(s.finding("source-000", text, kind="text"))
     return part
 
 
@@ -248,7 +276,7 @@ def loss_summary(rules: Rules, policies: dict, objective="win") -> pd.DataFrame:
     rows = []
     for label, policy in policies.items():
         table = decision_losses(rules, objective, policy)
-        costly = table[table["loss"] > 0].sort_values("weighted_loss", ascending=False, kind="stable")
+        costly = table[~no_loss(table["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
         total = float(table["weighted_loss"].sum())
         top = costly.iloc[0] if len(costly) else None
         rows.append({"policy": label, "total_loss": total, "decisions_faced": len(table),
@@ -268,7 +296,7 @@ def mistakes_part(rules: Rules) -> Part:
     faced = losses.count("faced")
     if s.holds(faced, ">", 0):
         total = losses.fact("total_loss", "weighted_loss", "sum")
-        costly = losses.count("costly", [("loss", ">", 0)])
+        costly = losses.count("costly", [("loss", ">", NO_LOSS)])
         part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of "
                                        f"winning chance in all; {s(costly, integer)} of the "
                                        f"{s(faced, counted('decision'))} it faces cost anything.", kind="text"))
@@ -330,10 +358,17 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     how = (f"the simplest within {margin_percent:g}% of the optimum for {named(card_objective)}"
            if close else f"no card is within {margin_percent:g}% of the optimum for "
                                f"{named(card_objective)}, so the best of all")
-    part.add(s.finding("recommended-card", f"The recommended card — {how} — is “**{s(pick['card'])}**”: "
-                                           f"{s(pick['value'], show)} against the optimum's "
-                                           f"{s(pick['optimal_value'], show)}, a loss of "
-                                           f"{s(pick['loss_percent'], share(3))} of the optimum."))
+    nil = s.holds(pick["optimal_value"], "==", 0) and s.holds(cards.fact("most_value", "value", "max", target), "==",
+                                                                0)
+    if nil:  # the optimum and every card nil: nothing to lose
+        s.quiet(pick["value"], pick["loss_percent"])
+        text = (f"No card can do better or worse here: the optimum for {named(card_objective)} is "
+                f"{s(pick['optimal_value'], show)}, and every card's is too; the simplest is “**{s(pick['card'])}**”.")
+    else:
+        text = (f"The recommended card — {how} — is “**{s(pick['card'])}**”: {s(pick['value'], show)} against the "
+                f"optimum's {s(pick['optimal_value'], show)}, a loss of {s(pick['loss_percent'], share(3))} of the "
+                f"optimum.")
+    part.add(s.finding("recommended-card", text))
     part.shown["card"] = Card(tuple(chosen["card"].split("; then ")))
     part.shown["card_show"] = show
     # the best card of each length for the card's objective: a figure each, with what it loses
@@ -349,8 +384,9 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
             gain = derived("gain", "difference", loss, next_loss)
             after = (f"the best card of {plural_lines(better['lines'])} loses {s(next_loss, share(3))}, "
                      f"{s(gain, number(3))} percentage points less")
-        else:
-            after = "no longer card does better"
+        else:  # the front ends here: no card up to the search's length beats it
+            after = (f"no card of up to {plural_lines(card_lines)} does better" if row.lines < card_lines else
+                     f"the search stops at {plural_lines(card_lines)}")
         caption = s.finding(f"card-{row.lines}-caption",
                             f"The best card of {plural_lines(row.lines)} for {named(card_objective)}, sized to cut "
                             f"out: it loses {s(loss, share(3))} of the optimum ({after}).", kind="caption")
@@ -374,7 +410,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
                                         f"{s(longest, plural_lines)}, and further lines never lower the loss.",
                            kind="text"))
     card = part.shown["card"]
-    same = int((evaluate(rules, "win", card.policy()).sigma != evaluate(rules, "win", "highest-tile").sigma).sum())
+    same = pairs_playing_differently(evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile"))
     versus = part.table("card-vs-highest-tile", pd.DataFrame([{"card": card.name, "pairs_playing_differently": same}]))
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
@@ -401,6 +437,15 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     return part
 
 
+def pairs_playing_differently(a, b) -> int:
+    """How many (board, roll) pairs a player can face (boards in play whose dice can show the roll) two deterministic
+    solutions of one game play different moves on."""
+    game = a.game
+    playing = game.playing
+    facing = {code: playing[game.shows(playing, code)] for code in game.outcomes}
+    return sum(int((a.played(f, code) != b.played(f, code)).sum()) for code, f in facing.items())
+
+
 def plural_lines(count: int) -> str:
     """``1 line``, ``2 lines``."""
     return f"{int(count)} line{'s' if int(count) != 1 else ''}"
@@ -411,9 +456,11 @@ plural_lines.unit = "integer"
 
 # -- section 5: objectives disagree ---------------------------------------------------------------------------------
 def pairs_with_choice(rules: Rules) -> int:
-    """How many (board, roll) pairs on boards still in play offer two or more legal moves."""
+    """How many (board, roll) pairs a player can face (boards still in play whose dice can show the roll) offer two
+    or more legal moves."""
     game = game_of(rules)
-    return sum(int((game.legal(game.playing, game.catalogue.of(code)).sum(axis=1) >= 2).sum())
+    playing = game.playing
+    return sum(int((game.legal(playing[game.shows(playing, code)], game.catalogue.of(code)).sum(axis=1) >= 2).sum())
                for code in game.outcomes if game.catalogue.of(code).size)
 
 
@@ -444,12 +491,13 @@ def disagreements_part(rules: Rules) -> Part:
 # -- section 6: how games end ----------------------------------------------------------------------------------------
 def final_sum_table(rules: Rules, objective="remaining-sum") -> pd.DataFrame:
     """P(final sum left = s) under optimal play for ``objective``, one row per (variant, sum), every sum from 0 to
-    the tile total (0 where it never happens)."""
+    the full board's (0 where it never happens); the sum is the game's score (on Double Shutter the front row counts
+    double)."""
     rows = []
     for variant in VARIANTS:
         game = variant_rules(rules, variant)
         dist = final_sum_distribution(game, objective)
-        for s in range(game.total + 1):
+        for s in range(game_of(game).worst_score + 1):
             rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "final_sum": s,
                          "probability": float(dist.get(s, 0))})
     return pd.DataFrame(rows)
@@ -468,7 +516,7 @@ def endings_part(rules: Rules) -> Part:
     spread = (f"from {s(low, percent(2))} to {s(high, percent(2))}" if not no_loss(high.value - low.value) else
               f"{s(low, percent(2))}")
     part.add(s.finding("endings-alt", f"{len(VARIANTS)} small bar charts of the final-sum distribution, one per rule "
-                                      f"variant; a shut box (sum 0) has probability {s(base, percent(2))} with "
+                                      f"variant; every tile shut (sum 0) has probability {s(base, percent(2))} with "
                                       f"{variant_name(rules, 'all-dice')} and {spread} under the variants with a "
                                       f"one-die rule.", kind="alt"))
     wide = endings.frame.pivot(index="final_sum", columns="variant_name", values="probability")
@@ -518,11 +566,9 @@ def ties_part(rules: Rules) -> Part:
     have = "has" if s.holds(tied, "in", [0, 1]) else "have"  # "no pair has", "1 pair has", "2 pairs have"
     text = f"For the chance of winning, {s(tied, counted('(board, roll) pair'))} {have} tied moves."
     if s.holds(largest, ">", 0):
-        shut = spread.fact("shut_box_spread", "spread", "max", [("final_sum", "<=", rules.win_at_most)])
         text += (f" Changing the tie-break shifts up to {s(largest, points(3))} (percentage points) of probability "
-                 f"from one final sum to another")
-        text += (f", but never changes the chance of a shut box (its spread is {s(shut, number(0))})."
-                 if s.holds(shut, "==", 0) else ".")
+                 f"from one final sum to another, never the chance of winning: every tie-break plays only moves "
+                 f"exactly as good for it.")
     else:
         text += " The tie-break never changes the final-sum distribution here."
     same = [t for t in TIE_BREAKS if t != "canonical"
@@ -544,13 +590,13 @@ OPENING_COLUMNS = ["objective", "roll", "best_move", "value_after", "runner_up",
 
 
 def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
-    """For each first roll with a legal move: the best first move, the value after it, and the runner-up (None
-    when the move is forced)."""
+    """For each first roll with a legal move (a roll of the dice the full board may roll): the best first move, the
+    value after it, and the runner-up (None when the move is forced)."""
     solution = solve(rules, objective)
     game = solution.game
     label = game.layout.label
     rows = []
-    for roll in game.chances(rules.dice):
+    for roll in [] if game.won[rules.full_board] else game.totals_from(rules.full_board):  # its dice's rolls
         moves = solution.move_values(rules.full_board, roll)
         if not moves:
             continue
@@ -571,16 +617,10 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     return table.sort_values(["open_sum", "board_mask"], kind="stable").reset_index(drop=True)
 
 
-def one_die_when(rules: Rules) -> str:
-    """When the rules let a player roll one die, in words: ``6 or less left``, ``every tile from 7 up shut``."""
-    if rules.one_die_threshold is not None:
-        return f"{rules.one_die_threshold} or less left"
-    return "every tile from 7 up shut"
-
-
 def advice_rules(rules: Rules) -> Rules:
-    """The rules the dice advice is given for: the main board's when they offer one die, else the pub rule's."""
-    return rules if rules.offers_dice_choice else variant_rules(rules, "pub-allowed")
+    """The rules the dice advice is given for: the run's when they offer one die, else the run's game (its board,
+    move rule, cap and win) with the pub rule's one die allowed at 6 or less."""
+    return rules if rules.offers_dice_choice else replace(rules, **VARIANTS["pub-allowed"][0], one_die_forced=False)
 
 
 def openings_part(rules: Rules) -> Part:
@@ -599,7 +639,7 @@ def openings_part(rules: Rules) -> Part:
     boards = advice.count("boards")
     if s.holds(boards, ">", 0):
         ones = advice.count("one_die_better", [("best", "==", "one die")])
-        when = one_die_when(chosen)
+        when = one_die_when(chosen.one_die)
         whose = "" if chosen is rules else " under the pub rule"
         text = (f"Where one die may be chosen ({when}{whose}), one die is the better roll "
                 + (f"on all {s(boards, counted('board'))}." if s.holds(ones, "==", boards.value) else
@@ -651,8 +691,8 @@ def more_tiles_method(rules: Rules) -> str:
     three = " and with three dice of the same size" if 3 in more_dice(rules) and rules.dice != 3 else ""
     exact = f"{EXACT_UP_TO} tiles in all" + (f" ({EXACT_UP_TO // 2} in front)" if double else "")
     return (f"This section solves boards of 1 tile and more{front}, with {dice_words(rules.dice, rules.sides)}{three}. "
-            f"A tile above the largest total the dice can roll can never be shut. The chance of shutting the box is "
-            f"also given as an exact fraction up to {exact}. How fast the engine solves large boards is in the "
+            f"A tile above the largest total the dice can roll can never be shut. {winning(rules).chance.capitalize()} "
+            f"is also given as an exact fraction up to {exact}. How fast the engine solves large boards is in the "
             f"reproducibility appendix.")
 
 
@@ -671,15 +711,15 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
         below = [n for n in zero.value if n <= largest.value]
         beyond = [n for n in zero.value if n > largest.value]
         if s.holds(zero, "==", []):
-            clauses.append(f"with {name} the box can be shut on every board of up to {plural(max_tiles, 'tile')}")
+            clauses.append(f"with {name} {winning(rules).can} on every board of up to {plural(max_tiles, 'tile')}")
             continue
         parts = []
         if below:
             parts.append(f"on {_tile_counts(below)}")
         if beyond:
-            parts.append(f"from {plural(beyond[0], 'tile')} on (a tile above the largest roll, {s(largest)}, can never "
-                         f"be shut)")
-        clauses.append(f"with {name} the chance of shutting the box is 0 " + " and ".join(parts))
+            why = f" (a tile above the largest roll, {s(largest)}, can never be shut)" if not rules.win_at_most else ""
+            parts.append(f"from {plural(beyond[0], 'tile')} on{why}")
+        clauses.append(f"with {name} {winning(rules).chance} is 0 " + " and ".join(parts))
     text = "; ".join(clauses)
     part.add(s.finding("more-tiles", text[0].upper() + text[1:] + ".", kind="text"))
     s = Sentence()
@@ -736,6 +776,8 @@ def headline(rules: Rules, variants: Part, cards: Part) -> dict:
             "card loss": share(1)(facts["card_loss_percent"].value)}
 
 
+@analysis_of(variants_part, prices_part, mistakes_part, cards_part, disagreements_part, endings_part, ties_part,
+             openings_part, more_tiles_part)
 def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
              card_lines: int = 3, card_objective: str = "win") -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""

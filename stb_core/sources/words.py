@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -155,7 +156,7 @@ as_sets.unit = "sets"
 READER_NAMES = {  # how each machine name of a policy or objective reads on a page
     "optimal": "optimal play", "highest-tile": "fewest tiles, then highest",
     "sequence-count": "most winning sequences", "random": "random legal move", "worst": "worst play",
-    "largest tile first": "largest tile first",
+    "highest tile you can": "highest tile you can",
     "win": "P(win)", "remaining-sum": "expected sum left", "flipped-count": "expected tiles shut",
 }
 
@@ -180,6 +181,12 @@ def plural(count: int, noun: str, many: str | None = None, *, words: bool = Fals
         return f"no {noun}"
     shown = NUMBER_WORDS.get(int(count), f"{int(count):,}") if words else f"{int(count):,}"
     return f"{shown} {noun if count == 1 else (many or noun + 's')}"
+
+
+def agrees(count: int, one: str, many: str) -> str:
+    """The verb that agrees with a count as :func:`plural` writes it: ``one`` for ``no board`` and ``1 board``,
+    ``many`` for ``3 boards``."""
+    return one if int(count) in (0, 1) else many
 
 
 def counted(noun: str, many: str | None = None, *, words: bool = False) -> Callable:
@@ -291,3 +298,75 @@ def ranges(values: Sequence[int]) -> str:
             runs += [f"{start}\u2013{v}"] if v >= start + 2 else [str(x) for x in range(start, v + 1)]
             start = None
     return listing(runs, most=len(runs))
+
+
+@dataclass(frozen=True)
+class Winning:
+    """How a page says that a game is won, true for the run's rules: the box shut (every tile down), or, under a
+    threshold ``W``, the open tiles at ``W`` or less (``at`` is then ``" (at W or less left)"``)."""
+
+    subject: str   # "the box" / "the game"
+    done_word: str  # "shut" / "won"
+    at: str = ""   # "" / " (at 3 or less left)"
+
+    @property
+    def noun(self) -> str:
+        """``shutting the box`` / ``winning (at 3 or less left)``."""
+        return "shutting the box" if not self.at else f"winning{self.at}"
+
+    @property
+    def does(self) -> str:
+        """``shuts the box`` / ``wins (at 3 or less left)``."""
+        return "shuts the box" if not self.at else f"wins{self.at}"
+
+    @property
+    def do(self) -> str:
+        """``shut the box`` / ``win (at 3 or less left)``."""
+        return "shut the box" if not self.at else f"win{self.at}"
+
+    @property
+    def done(self) -> str:
+        """``the box is shut`` / ``the game is won (at 3 or less left)``."""
+        return f"{self.subject} is {self.done_word}{self.at}"
+
+    @property
+    def never(self) -> str:
+        """``the box is never shut`` / ``the game is never won (at 3 or less left)``."""
+        return f"{self.subject} is never {self.done_word}{self.at}"
+
+    @property
+    def can(self) -> str:
+        """``the box can be shut`` / ``the game can be won (at 3 or less left)``."""
+        return f"{self.subject} can be {self.done_word}{self.at}"
+
+    @property
+    def short(self) -> str:
+        """A column's few words: ``P(shut the box)`` / ``P(win)``."""
+        return "P(shut the box)" if not self.at else "P(win)"
+
+    @property
+    def reached(self) -> str:
+        """A column's words for the chance of a game won: ``P(shut the box)`` / ``P(3 or less left)``."""
+        return "P(shut the box)" if not self.at else f"P({self.at.strip(' ()').removeprefix('at ')})"
+
+    @property
+    def a_won_game(self) -> str:
+        """``a shut box`` / ``a win (at 3 or less left)``."""
+        return "a shut box" if not self.at else f"a win{self.at}"
+
+    @property
+    def chance(self) -> str:
+        return f"the chance of {self.noun}"
+
+    @property
+    def axis(self) -> str:
+        """An axis label: ``chance of shutting the box``."""
+        return f"chance of {self.noun}"
+
+
+def winning(rules) -> Winning:
+    """The words for a won game under ``rules`` (:class:`Winning`): "shut the box" only when winning is shutting
+    every tile."""
+    if rules.win_at_most == 0:
+        return Winning("the box", "shut")
+    return Winning("the game", "won", f" (at {rules.win_at_most} or less left)")

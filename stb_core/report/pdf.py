@@ -1,0 +1,207 @@
+"""``make pdf``: the whole report as one typeset PDF, ``report/report.pdf`` (``make pdf RUN=<run>``: a rerun's
+chapter, ``report/runs/<run>.pdf``).
+
+The book is the built pages set in LaTeX (:mod:`stb_core.report.typeset`): a title page with the report's version
+and the abstract, the contents, the introduction and the sources' verdicts as the index states them, the chapters in
+order (each with its verdict, prose, numbered tables, figures and display equations), the glossary, and the write-ups
+as a bibliography. pdflatex and BibTeX typeset it in a staging folder inside the report, and the PDF is published
+all or nothing (:mod:`stb_core.report.publish`) under the build's lock; the index then links it. A log with any
+problem a reader would see (an error, an undefined reference, an overfull box over 10 pt) is said, line by line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from . import latex, typeset
+from . import publish as publishing
+from .catalogue import CHAPTERS, chapter
+from .paths import report_dir
+
+RECORD = ".report-pdf.json"  # which pages the default report's PDF was typeset from (the index links a current one)
+
+
+class PdfError(Exception):
+    """The PDF cannot be made (the report not built, TeX missing, pdflatex stopped): one line saying why."""
+
+
+def pages_of(run: str | None) -> list[tuple[str, Path]]:
+    """The pages a book is made of, as (label stem, path): the index, the chapters and the glossary; or a rerun's
+    page and the glossary. Raises :class:`PdfError` for a report or rerun not built."""
+    folder = report_dir()
+    if run is None:
+        pages = [("index", folder / "index.html"), *((c.stem, folder / c.page) for c in CHAPTERS)]
+    else:
+        pages = [(run, folder / "runs" / f"{run}.html")]
+    pages.append(("glossary", folder / "glossary.html"))
+    missing = [str(p) for _, p in pages if not p.exists()]
+    if missing:
+        what = "the report has not been built: run make report first" if run is None else \
+            f"the rerun {run} has not been built (make notebook NB=... PARAMS=...)"
+        raise PdfError(f"{what} ({missing[0]} is missing)")
+    return pages
+
+
+def book(run: str | None, folder: Path) -> str:
+    """The LaTeX of the book whose PDF goes into ``folder`` (relative links start there)."""
+    labels: set[str] = set()
+    pages = pages_of(run)
+    parts = []
+    for stem, path in pages:
+        page = typeset.Page(path, stem, labels, folder)
+        if stem == "index":
+            parts.append(front_matter(page))
+        elif stem == "glossary":
+            parts.append(r"\appendix" + "\n" + page.blocks(page.main))
+        else:
+            number = chapter(stem.split("--")[0]).number
+            parts.append(rf"\setcounter{{chapter}}{{{number - 1}}}" + "\n" + page.blocks(page.main))
+    title = "Shut the Box, solved exactly" if run is None else \
+        f"Shut the Box, solved exactly: {chapter(run.split('--')[0]).title}, rerun ({run})"
+    body = typeset.resolve("".join(parts), labels)
+    return (f"\\documentclass[11pt,oneside]{{report}}\n{latex.PREAMBLE}{BOOK_PREAMBLE}"
+            f"\\title{{{latex.text(title)}}}\n\\author{{The Shut the Box report contributors}}\n"
+            f"\\date{{{latex.text(_identity(pages))}}}\n\\begin{{document}}\n"
+            + ("" if run is None else "\\maketitle\n\\tableofcontents\n") + body
+            + "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n")
+
+
+BOOK_PREAMBLE = r"""\usepackage{enumitem}
+\setlist{itemsep=2pt}
+\newenvironment{stbfinding}{\begin{leftbar}}{\end{leftbar}}
+\setcounter{tocdepth}{1}
+\setcounter{secnumdepth}{1}
+"""
+
+
+def front_matter(index: typeset.Page) -> str:
+    """The index as the book's opening: the title page (its version line), the abstract, the contents, then its
+    sections as an unnumbered introduction -- without its reference lists (the bibliography is the book's) and the
+    claims each verdict lists as holding (every chapter's last table lists them all)."""
+    main = index.main
+    for details in main.find_all("details"):
+        details.decompose()
+    abstract = main.find(class_="stb-abstract")
+    heading = main.find("h2", id="references")
+    if heading is not None:  # the reference lists run up to the next heading
+        for sibling in list(heading.find_next_siblings()):
+            if sibling.name == "h2":
+                break
+            sibling.decompose()
+        heading.decompose()
+    for element in (main.find("h1"), main.find(class_="stb-cite-box"), main.find("h2", id="abstract"), abstract):
+        if element is not None:
+            element.extract()
+    summary = index.inline(abstract).strip() if abstract is not None else ""
+    return ("\\maketitle\n\\begin{abstract}\n" + summary + "\n\\end{abstract}\n\\tableofcontents\n"
+            "\\chapter*{Introduction}\\addcontentsline{toc}{chapter}{Introduction}\\label{index:top}\n"
+            + index.blocks(main))
+
+
+def _identity(pages: list[tuple[str, Path]]) -> str:
+    """The report's version line, as the index states it (its version, commit and date)."""
+    import bs4
+
+    index = report_dir() / "index.html"
+    if not index.exists():
+        return ""
+    box = bs4.BeautifulSoup(index.read_text(encoding="utf-8"), "html.parser").find(class_="stb-cite-box")
+    return box.get_text(" ", strip=True).split(" · ")[0] if box else ""
+
+
+def references(folder: Path) -> None:
+    """The BibTeX file of every write-up the report cites, as the write-up kit writes it."""
+    from .export import bib_entries
+
+    entries = bib_entries()
+    (folder / "references.bib").write_text("".join(entries[k] for k in sorted(entries)), encoding="utf-8")
+
+
+def target_of(run: str | None) -> Path:
+    return report_dir() / "report.pdf" if run is None else report_dir() / "runs" / f"{run}.pdf"
+
+
+def make_pdf(run: str | None = None, log=print) -> Path:
+    """Typeset the book and publish it (see the module docstring); return the PDF's path."""
+    from .build import STAGING_PREFIX, ReportLock, recover, write_index
+
+    if not latex.available():
+        raise PdfError(latex.INSTALL)
+    target = target_of(run)
+    with ReportLock(log):
+        recover(log)
+        pages_of(run)
+        staging = report_dir() / f"{STAGING_PREFIX}pdf-{os.getpid()}"
+        try:
+            staging.mkdir()
+            log(f"typesetting {target.name} from the built pages (pdflatex and BibTeX; a minute or so) ...",
+                flush=True)
+            (staging / "book.tex").write_text(book(run, target.parent), encoding="utf-8")
+            references(staging)
+            try:
+                found = latex.problems(latex.compile_document(staging / "book.tex"))
+            except RuntimeError as error:
+                raise PdfError(f"{error}; {target} is as it was") from None
+            for problem in found:
+                log(f"  typesetting: {problem}", flush=True)
+            with publishing.signals_held():
+                publishing.publish(report_dir(), f"pdf-{target.stem}", [(staging / "book.pdf", target)])
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        if run is None:
+            record(pages_of(None))
+            write_index()
+    return target
+
+
+def fingerprint(pages: list[tuple[str, Path]]) -> str:
+    """The pages a PDF is typeset from, as one hash."""
+    digest = hashlib.sha256()
+    for _, path in pages:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def record(pages: list[tuple[str, Path]]) -> None:
+    """Note which pages the default report's PDF was typeset from (the index is left out: it changes to link it)."""
+    (report_dir() / RECORD).write_text(json.dumps({"pages": fingerprint(pages[1:])}) + "\n", encoding="utf-8")
+
+
+def current() -> bool:
+    """Whether ``report/report.pdf`` was typeset from the pages the report has now (so the index may link it)."""
+    path = report_dir() / RECORD
+    if not (report_dir() / "report.pdf").exists() or not path.exists():
+        return False
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))["pages"] == fingerprint(pages_of(None)[1:])
+    except (PdfError, ValueError, KeyError):
+        return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m stb_core.report.pdf", description=__doc__.splitlines()[0])
+    parser.add_argument("--run", help="a rerun's name (default: the whole report)")
+    args = parser.parse_args(argv)
+    try:
+        path = make_pdf(args.run)
+    except PdfError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return 2
+    except publishing.PublishError as error:
+        print(f"{parser.prog}: error: {error.strerror}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted; the PDF is as it was", file=sys.stderr)
+        return 130
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
