@@ -25,7 +25,7 @@ from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulat
 from .counts import check_counts_reach, counts_by_moves
 from .game import check_roll, game_of
 from .hindsight import hindsight, hindsight_estimate, hindsight_refusal
-from .luck import GRADE_NAMES, analyse, decimals, parse_record, record_of, thresholds
+from .luck import GRADE_NAMES, analyse, number_format, parse_record, record_of, thresholds
 from .monte_carlo import MAX_GAMES, narrate_game, simulate
 from .objectives import OBJECTIVES
 from .players import (
@@ -393,17 +393,18 @@ def cmd_analyse(args, rules: Rules) -> None:
 def analysis_lines(rules: Rules, args, record: str, report: dict, sense: int) -> list[str]:
     """``analyse``'s table: a column per field, each as wide as its widest entry; luck and losses in the objective's
     units (percentage points for the win) at :func:`stb_core.luck.decimals` decimals, with digit groups."""
-    places = decimals(args.objective, report["start"])
+    shape = number_format(args.objective, report["start"])
+    places, percent = shape["decimals"], shape["percent"]
 
     def amount(x, signed: bool = False) -> str:
-        x = 100 * float(x) if args.objective == "win" else float(x)
+        x = 100 * float(x) if percent else float(x)
         text = f"{x:{'+' if signed else ''},.{places}f}"
         return "0" if re.fullmatch(r"[+-]?0(\.0+)?", text) else text
 
     rows = [[str(n), t["open"], f"{t['dice']}d{t['roll_words']}" if rules.has_one_die_rule else t["roll_words"],
              t["played"], "; ".join(t["best"]) or "-", amount(t["luck"], True), amount(t["loss"]), t["grade"]]
             for n, t in enumerate(report["turns"], 1)]
-    unit = " (pp)" if args.objective == "win" else ""
+    unit = " (pp)" if percent else ""
     head = ["turn", "open", "roll", "played", "best", f"luck{unit}", f"loss{unit}", "grade"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     right = {0, 2, 5, 6}  # numbers stand right-aligned
@@ -412,11 +413,11 @@ def analysis_lines(rules: Rules, args, record: str, report: dict, sense: int) ->
         return "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths,
                                                                                                  strict=True))).rstrip()
 
-    start, outcome = (f"{amount(report[k])}%" if args.objective == "win" else f"{float(report[k]):,.{places}f}"
+    start, outcome = (f"{amount(report[k])}%" if percent else f"{float(report[k]):,.{places}f}"
                       for k in ("start", "outcome"))
-    if args.objective != "win" and float(report["outcome"]).is_integer():
+    if not percent and float(report["outcome"]).is_integer():
         outcome = f"{int(report['outcome']):,}"
-    unit = " pp" if args.objective == "win" else ""
+    unit = " pp" if percent else ""
     sums = (f"start {start} {'+' if sense > 0 else '-'} luck ({amount(report['luck'], True)}{unit}) "
             f"{'-' if sense > 0 else '+'} loss {amount(report['loss'])}{unit} = outcome {outcome}"
             + (", exactly" if args.exact and report["holds"] else ""))

@@ -254,17 +254,22 @@ class Game:
     def roll_of_words(self, text: str, dice: int) -> int:
         """The outcome code of a roll written as :meth:`roll_words` writes it, ``dice`` dice rolled;
         :class:`InputError` for a roll these dice cannot show."""
-        chances = self.weights(dice)
-        if self.rules.moves == "sum":
+        chances, noun = self.weights(dice), f"{dice} {'die' if dice == 1 else 'dice'}"
+        if self.rolls_are_totals:
             if not text.isdigit() or int(text) not in chances:
-                raise InputError(f"{dice} {'die' if dice == 1 else 'dice'} show a total from {min(chances)} to "
-                                 f"{max(chances)}; got {text}")
+                raise InputError(f"{noun} show a total from {min(chances)} to {max(chances)}; got {text}")
             return int(text)
         faces = text.split(",")
         if len(faces) != dice or not all(f.isdigit() and 1 <= int(f) <= self.rules.sides for f in faces):
+            example = self.roll_words(list(chances)[len(chances) // 2])
             raise InputError(f"under moves {self.rules.moves} a roll is the dice, each 1 to {self.rules.sides}: "
-                             f"{'one die, like 5' if dice == 1 else 'two, like 3,4'}; got {text}")
+                             f"{noun}, like {example}; got {text}")
         return self.outcome_code(tuple(int(f) for f in faces))
+
+    @property
+    def rolls_are_totals(self) -> bool:
+        """Whether a roll is read as its total (the sum rule) rather than as the dice themselves."""
+        return self.rules.moves == "sum"
 
     @cached_property
     def _dice_of(self) -> dict[int, tuple[int, ...]]:

@@ -40,6 +40,13 @@ GRADES = {"win": (0.001, 0.005, 0.02), "remaining-sum": (0.25, 1.0, 3.0), "flipp
 RELATIVE_GRADES = {"digits": (0.02, 0.09, 0.27)}
 GRADE_NAMES = ("inaccuracy", "mistake", "blunder")
 SIGNIFICANT = 5  # a score's amounts are printed to this many significant digits of the game's value (3 at least)
+CHANCES = frozenset({"win"})  # objectives whose value is a chance: printed in per cent, their changes in points
+
+
+def number_format(objective: str, start: float) -> dict:
+    """How a game's amounts are printed for ``objective`` in a game worth ``start``: ``percent`` (a chance, in per
+    cent, its luck and losses in percentage points) and ``decimals`` (:func:`decimals`)."""
+    return {"percent": objective in CHANCES, "decimals": decimals(objective, start)}
 
 
 def thresholds(objective: str, start: float) -> tuple[float, ...]:
@@ -54,11 +61,14 @@ def decimals(objective: str, start: float) -> int:
     """How many decimals a score's amounts (values, luck, losses) are printed with for a game worth ``start``:
     :data:`SIGNIFICANT` significant digits of it, never fewer than none nor more than three (a chance is printed in
     per cent and percentage points: two)."""
-    if objective == "win":
+    if objective in CHANCES:
         return 2
     magnitude = math.floor(math.log10(abs(float(start)))) + 1 if start else 1
     return max(0, min(3, SIGNIFICANT - magnitude))
 TURN = re.compile(r"(?:(\d+)d)?([\d,]+):(-|[^\s:]+)")
+RECORD_HELP = ("one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles shut, or - where no move "
+               "was legal)")
+TURN_HELP = "ROLL:TILES, like 8:2+6 or 5:- (with a choice of dice, 1d4:4; under moves die-or-sum the dice, 3,4:7)"
 
 
 @dataclass(frozen=True)
@@ -80,14 +90,12 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
     if isinstance(text, str) and not text.split() and game.is_won(rules.full_board):
         return []  # a game won before the first roll has no turn: its empty record is the whole game
     if not isinstance(text, str) or not text.split():
-        raise InputError("game must be one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles "
-                         "shut, or - where no move was legal); got an empty record")
+        raise InputError(f"game must be {RECORD_HELP}; got an empty record")
     board, over, turns = rules.full_board, "", []
     for n, item in enumerate(text.split(), 1):
         match = TURN.fullmatch(item)
         if match is None:
-            raise InputError(f"game turn {n} must read ROLL:TILES, like 8:2+6 or 5:- (with a choice of dice, "
-                             f"1d4:4; under moves die-or-sum the dice, 3,4:7); got {item!r}")
+            raise InputError(f"game turn {n} must read {TURN_HELP}; got {item!r}")
         if over or game.is_won(board):
             raise InputError(f"game turn {n} ({item}) comes after the game ended: {over or 'the box was won'}")
         choices = game.dice_choices(board)

@@ -46,3 +46,12 @@ def test_a_numbered_table_is_anchored_by_its_number_with_or_without_its_csv():
     for href in (None, "data/x/t.csv"):
         body = table_html(frame, "Caption", "uid", label="Table 3.2", csv_href=href)
         assert 'class="stb-table-wrap" id="table-3-2"' in body, href
+
+
+def test_a_search_result_s_heading_keeps_the_chapter_number_apart():
+    """The search index reads a heading's number and its words as two words: ``A Glossary``, not ``AGlossary``."""
+    from stb_core.report.shell import page_sections
+
+    page = ('<main><h1 id="glossary"><span class="stb-chapter-number">A</span>Glossary<a class="anchor-link">¶</a>'
+            '</h1><p>board: the tiles still open</p></main>')
+    assert page_sections(page) == [("glossary", "A Glossary", "board: the tiles still open")]

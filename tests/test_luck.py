@@ -126,9 +126,9 @@ def test_hindsight_from_the_command(capsys):
 
 
 @pytest.mark.parametrize(("record", "message"), [
-    ("19:7", "game turn 1: under moves die-or-sum a roll is the dice, each 1 to 6: two, like 3,4; got 19"),
+    ("19:7", "game turn 1: under moves die-or-sum a roll is the dice, each 1 to 6: 2 dice, like 2,6; got 19"),
     ("3,7:7", "each 1 to 6"),
-    ("3,4,5:7", "two, like 3,4"),
+    ("3,4,5:7", "2 dice, like 2,6"),
     ("3,4:5", "shutting {5} is not a legal move for a roll of 3,4"),
 ])
 def test_a_dice_based_record_writes_the_dice(record, message):
@@ -219,3 +219,16 @@ def test_a_few_wins_do_not_shrink_the_luck_s_error():
                              "exact_loss": 0.0}])
     z = game_checks(summary, Rules(), "win")[0]["z"]
     assert z == pytest.approx((rate - p) / math.sqrt(p * (1 - p) / n), abs=1e-9) and -2.2 < z < -2.0
+
+
+def test_the_luck_share_of_a_way_of_playing_that_never_loses_is_said_to_be_an_identity():
+    """Perfect play's luck share is 1 by definition (outcome = start + luck in every game): the finding says so and
+    does not list it as a measurement; a way of playing that loses is measured, with what the share means."""
+    from stb_core.sources.luck_and_skill import NAMES, games_part
+
+    for objective in ("win", "remaining-sum"):
+        text = games_part(Rules(tiles=6), objective, 300, 5).findings["luck-share"].text
+        measured, _, rest = text.partition(". For ")
+        assert NAMES["optimal"] not in measured and NAMES["random"] in measured, text
+        assert rest.startswith(f"{NAMES['optimal']}, which never loses anything, it is 100% by definition"), text
+        assert "what its decisions cost is its mean loss" in text, text

@@ -499,9 +499,26 @@ def test_source_page_opens_with_its_verdict(report_dir, browser, stem):
             "c.offsetParent).map(c => [c.getAttribute('data-label'), c.getBoundingClientRect().right])")
         inner = browser.execute_script("return window.innerWidth")
         assert all(right <= inner + 1 for label, right in cells if label in ("computed now", "verdict")), cells
-        on_top = browser.execute_script(
-            "return document.querySelector('main .stb-opening').getBoundingClientRect().top")
-        assert on_top < browser.execute_script("return window.innerHeight") * 3, "the verdict is not near the top"
+
+
+@pytest.mark.parametrize("stem", [c.stem for c in CHAPTERS])
+def test_a_chapter_s_first_phone_screen_carries_its_verdict_and_first_finding(report_dir, browser, stem):
+    """On a phone (390 x 844) every chapter's first screen shows its verdict, where it judges published claims, and
+    the whole of its first finding; the introduction follows them."""
+    browser.set_window_size(390, 844)
+    open_page(browser, report_dir / f"{stem}.html")
+    screen = browser.execute_script("return window.innerHeight")
+    where = ("var e = document.querySelector(arguments[0]); if (!e) return null; var r = e.getBoundingClientRect();"
+             "return [r.top + window.scrollY, r.bottom + window.scrollY]")
+    finding = browser.execute_script(where, "main .stb-opening #result-1")
+    assert finding is not None and finding[1] <= screen, (stem, finding, screen)
+    if records(report_dir)[stem]["claims"]:
+        verdict = browser.execute_script(where, "main .stb-opening .stb-verdict-line")
+        assert verdict is not None and verdict[0] < finding[0], (stem, verdict)
+    introduction = browser.execute_script(
+        "var p = [...document.querySelectorAll('main p')].find(p => !p.closest('.stb-opening, header, nav, "
+        ".stb-page-bar')); return p ? p.getBoundingClientRect().top + window.scrollY : null")
+    assert introduction is not None and introduction >= finding[1], (stem, introduction)
 
 
 def claim_rows(browser, scope: str) -> list[tuple[str, ...]]:
@@ -519,9 +536,9 @@ def test_the_index_is_the_verdict_sheet_of_the_chapters(report_dir, browser):
     open_page(browser, report_dir / "index.html")
     text = browser.execute_script("return document.body.innerText")
     for c in CHAPTERS:
-        if not c.source:
+        if not (c.source or everything[c.stem]["claims"]):
             continue
-        section = f"section:has(#source-{c.source})"
+        section = f"section:has(#source-{c.source})" if c.source else f"section:has(#claims-{c.number})"
         index_rows[c.stem] = claim_rows(browser, section)
         counts = everything[c.stem]["counts"]
         line = browser.execute_script(f"return document.querySelector('{section} .stb-counts').innerText")
@@ -534,14 +551,16 @@ def test_the_index_is_the_verdict_sheet_of_the_chapters(report_dir, browser):
         assert marks.count("✓") == counts["reproduced"] + counts.get("corrected", 0)
         assert marks.count("✗") == counts["off"] + counts["contradicted"]
     assert browser.execute_script("return document.querySelectorAll('.stb-badge').length") == \
-        sum(1 for c in CHAPTERS if c.source), "pages beyond the sources show no badge"
+        len(index_rows), "a badge for each chapter that judges published claims, and only those"
+    assert any(not c.source for c in CHAPTERS if c.stem in index_rows), "chapter 9's judged claim is on the sheet"
     for stem, rows in index_rows.items():
         open_page(browser, report_dir / f"{stem}.html")
         assert sorted(claim_rows(browser, "main .stb-opening")) == sorted(rows), stem
         claims = [row[0] for row in rows]
         assert len(set(claims)) == len(claims), f"a claim of {stem} appears twice"
     abstract = " ".join(text.split("Abstract", 1)[1].split())
-    assert f"Of the sources' {totals['claims']} distinct published claims, {totals['reproduced']} are" in abstract
+    assert f"Of the {totals['claims']} distinct published claims the report judges, {totals['reproduced']} are" \
+        in abstract
     headline = {stem: record.get("headline", {}) for stem, record in everything.items()}
     for stem, key in (("06-whole-map", "optimal win, 9 tiles"), ("02-riddler-one-die", "P(win), perfect play"),
                       ("05-expected-cost-mdp", "expected sum left"), ("06-whole-map", "card loss")):
@@ -630,19 +649,18 @@ def test_search_finds_a_word_of_every_page(report_dir, browser):
 
 
 # -- the position explorer ------------------------------------------------------------------------------------
-def advise(rules_args, open_tiles, roll, goals=("win", "sum", "digits")):
-    """The CLI's answer for the goals: {move: [p_win, expected score, expected digit score]} (tiles by name)."""
+def advise(rules_args, open_tiles, roll, goals=("win", "remaining-sum", "digits")):
+    """The CLI's answer for the objectives: {move: [value for each]} (tiles by name)."""
     import contextlib
     import io
 
     from stb_core.cli import main
-    from stb_core.report.explorer import EXPLORER_OBJECTIVES
 
     out = {}
     for goal in goals:
         buffer = io.StringIO()
         with contextlib.redirect_stdout(buffer):
-            assert main(["advise", "--json", "--objective", EXPLORER_OBJECTIVES[goal], "--roll",
+            assert main(["advise", "--json", "--objective", goal, "--roll",
                          ",".join(map(str, roll)) if isinstance(roll, list) else str(roll), "--open",
                          ",".join(map(str, open_tiles)) if open_tiles else "none", *rules_args]) == 0
         for row in json.loads(buffer.getvalue()):
@@ -651,13 +669,14 @@ def advise(rules_args, open_tiles, roll, goals=("win", "sum", "digits")):
 
 
 def cli_flags(rules: dict) -> list[str]:
-    return ["--tiles", str(rules["tiles"]), "--one-die", rules["oneDie"], "--moves", rules["moves"], "--layout",
-            rules.get("layout", "row")]
+    return ["--tiles", str(rules["tiles"]), "--one-die", rules.get("one_die", "never"), "--moves",
+            rules.get("moves", "sum"), "--layout", rules.get("layout", "row")]
 
 
 def page_rules(rules, goal: str) -> dict:
     """A rules value as the page's script takes it."""
-    return {"layout": rules.layout, "tiles": rules.tiles, "oneDie": rules.one_die, "moves": rules.moves, "goal": goal}
+    return {"layout": rules.layout, "tiles": rules.tiles, "one_die": rules.one_die, "moves": rules.moves,
+            "objective": goal}
 
 
 def random_open(generator, rules) -> list:
@@ -680,17 +699,16 @@ def explorer_positions():
     from stb_core.report.explorer import goals, rules_choices
 
     generator = random.Random(2026)
-    classic = {"oneDie": "never", "moves": "sum", "goal": "win"}
-    double = {"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum"}
+    classic = {"one_die": "never", "moves": "sum", "objective": "win"}
+    double = {"layout": "double-shutter", "tiles": 9, "one_die": "sum-le-6", "moves": "sum"}
     cases = [({"tiles": 10, **classic}, [1, 3, 4, 6, 7], 7), ({"tiles": 9, **classic}, [1, 4, 5, 8], 9),
-             ({"tiles": 9, **classic, "goal": "sum"}, [1, 2, 3, 4, 5], 8),
-             ({"tiles": 9, **classic, "oneDie": "high-shut"}, [1, 2], 3),
+             ({"tiles": 9, **classic, "objective": "remaining-sum"}, [1, 2, 3, 4, 5], 8),
+             ({"tiles": 9, **classic, "one_die": "high-shut"}, [1, 2], 3),
              ({"tiles": 9, **classic, "moves": "die-or-sum"}, [1, 3, 4, 8], [3, 5]),
-             ({"tiles": 9, **classic, "moves": "die-or-sum", "oneDie": "sum-le-5"}, [1, 4], 4),
-             ({**double, "goal": "win"}, [1, 2, 3, 4, 5, 6, 7, 8, 9, "b9", "b8", "b7", "b6", "b5", "b4", "b3", "b2",
-                                          "b1"], 10),
-             ({**double, "goal": "sum"}, [3, 4, "b9", "b8", "b7", "b6"], 9),
-             ({**double, "goal": "win"}, ["b9", "b8", 5, "b5"], 10)]  # {5, b5}: a back tile with its front
+             ({"tiles": 9, **classic, "moves": "die-or-sum", "one_die": "sum-le-5"}, [1, 4], 4),
+             ({**double, "objective": "win"}, [*range(1, 10), *(f"b{k}" for k in range(9, 0, -1))], 10),
+             ({**double, "objective": "remaining-sum"}, [3, 4, "b9", "b8", "b7", "b6"], 9),
+             ({**double, "objective": "win"}, ["b9", "b8", 5, "b5"], 10)]  # {5, b5}: a back tile with its front
     for rules in rules_choices().values():
         for goal in goals(rules):
             roll = sorted(generator.choices(range(1, 7), k=2)) if rules.moves == "die-or-sum" \
@@ -710,25 +728,28 @@ def test_explorer_agrees_with_the_command_line(report_dir, browser):
     """Every rules choice and goal the page offers: the same legal moves as ``advise``, the same values after each
     (the chance of winning, the expected score, the expected digit score where the layout has it), best first for
     the goal."""
+    from stb_core import Rules
+    from stb_core.objectives import get_objective
+    from stb_core.report.explorer import goals as goals_of
+
     browser.set_window_size(1280, 1600)
     open_page(browser, report_dir / EXPLORER[0])
-    field = {"win": "pWin", "sum": "expectedSum", "digits": "expectedDigits"}
     for rules, open_tiles, roll in explorer_positions():
         load_values(browser, rules)
         page = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules, open_tiles,
                                       roll)
-        goals = ("win", "sum") if rules.get("layout") == "double-shutter" else ("win", "sum", "digits")
+        goals = goals_of(Rules(**{k: v for k, v in rules.items() if k != "objective"}))
         cli = advise(cli_flags(rules), open_tiles, roll, goals)
         assert [tuple(r["move"]) for r in page] != [] or cli == {}, (rules, open_tiles, roll)
         assert {tuple(r["move"]) for r in page} == set(cli), (rules, open_tiles, roll)
         for row in page:
-            assert set(row) == {"move", *(field[g] for g in goals)}, row
+            assert set(row) == {"move", *goals}, row
             expected = cli[tuple(row["move"])]
-            for name, value in zip((field[g] for g in goals), expected, strict=True):
+            for name, value in zip(goals, expected, strict=True):
                 assert abs(row[name] - value) <= 1e-9 * max(1.0, abs(value)), (rules, open_tiles, roll, name)
-        ranked = [r[field[rules["goal"]]] for r in page]
-        assert ranked == sorted(ranked, reverse=rules["goal"] == "win"), (rules, open_tiles, roll)
-    assert browser.execute_script("return stbAdvise({tiles: 9, oneDie: 'never'}, [1, 2], 12)") == []
+        ranked = [r[rules["objective"]] for r in page]
+        assert ranked == sorted(ranked, reverse=get_objective(rules["objective"]).sense > 0), (rules, open_tiles, roll)
+    assert browser.execute_script("return stbAdvise({tiles: 9, one_die: 'never'}, [1, 2], 12)") == []
     refused = browser.execute_script("try { stbAdvise({layout: 'double-shutter', tiles: 9}, [1, 2, 3], 5); "
                                      "return ''; } catch (e) { return e.message; }")
     assert "cannot arise" in refused, refused
@@ -738,31 +759,31 @@ def test_explorer_dice_advice_is_the_engine_s(report_dir, browser):
     """Where one die may be rolled: the value of rolling one die and of rolling two, for each goal, as the engine's
     ``Solution.dice_values``."""
     from stb_core import Rules, parse_tiles, solve
-    from stb_core.report.explorer import EXPLORER_OBJECTIVES, goals
+    from stb_core.report.explorer import goals
 
     open_page(browser, report_dir / EXPLORER[0])
-    cases = [({"tiles": 9, "oneDie": "sum-le-5", "moves": "sum"}, [1, 4]),
-             ({"tiles": 10, "oneDie": "high-shut", "moves": "sum"}, [2, 3, 6]),
-             ({"tiles": 12, "oneDie": "sum-le-6", "moves": "die-or-sum"}, [1, 2, 3]),
-             ({"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum"}, [5]),
+    cases = [({"tiles": 9, "one_die": "sum-le-5", "moves": "sum"}, [1, 4]),
+             ({"tiles": 10, "one_die": "high-shut", "moves": "sum"}, [2, 3, 6]),
+             ({"tiles": 12, "one_die": "sum-le-6", "moves": "die-or-sum"}, [1, 2, 3]),
+             ({"tiles": 9, "one_die": "sum-le-5", "moves": "die-or-sum"}, [5]),
              # b9 and b7 wait for the open 1 and 3: only 1 and 3 can be shut now, 4 in all (one die at 6 or less)
-             ({"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum"}, [1, 3, "b9", "b7"]),
-             ({"layout": "double-shutter", "tiles": 9, "oneDie": "high-shut", "moves": "die-or-sum"}, ["b6", "b2"])]
+             ({"layout": "double-shutter", "tiles": 9, "one_die": "sum-le-6", "moves": "sum"}, [1, 3, "b9", "b7"]),
+             ({"layout": "double-shutter", "tiles": 9, "one_die": "high-shut", "moves": "die-or-sum"}, ["b6", "b2"])]
     for rules, open_tiles in cases:
         load_values(browser, rules)
         page = browser.execute_script("return stbDiceValues(arguments[0], arguments[1])", rules, open_tiles)
-        game = Rules(tiles=rules["tiles"], one_die=rules["oneDie"], moves=rules["moves"],
+        game = Rules(tiles=rules["tiles"], one_die=rules["one_die"], moves=rules["moves"],
                      layout=rules.get("layout", "row"))
         assert page is not None, (rules, open_tiles)
         for goal in goals(game):
-            engine = solve(game, EXPLORER_OBJECTIVES[goal]).dice_values(parse_tiles(open_tiles, game))
+            engine = solve(game, goal).dice_values(parse_tiles(open_tiles, game))
             assert set(engine) == {1, 2}, (rules, open_tiles)
             for dice in (1, 2):
                 assert abs(page[str(dice)][goal] - float(engine[dice])) <= 1e-9 * max(1.0, float(engine[dice])), \
                     (rules, open_tiles, goal, dice)
-    assert browser.execute_script("return stbDiceValues({tiles: 9, oneDie: 'sum-le-5'}, [1, 5])") is None
+    assert browser.execute_script("return stbDiceValues({tiles: 9, one_die: 'sum-le-5'}, [1, 5])") is None
     # b8's front tile 2 is down, so 1 + 3 + 8 = 12 can be shut: too much for one die
-    assert browser.execute_script("return stbDiceValues({layout: 'double-shutter', tiles: 9, oneDie: 'sum-le-6'}, "
+    assert browser.execute_script("return stbDiceValues({layout: 'double-shutter', tiles: 9, one_die: 'sum-le-6'}, "
                                   "[1, 3, 'b9', 'b8', 'b7'])") is None
 
 
@@ -796,7 +817,7 @@ def test_explorer_plays_the_thai_style_for_the_digit_score(report_dir, browser):
     browser.find_element("css selector", ".stb-roll[data-roll='3,5']").click()
     rows = browser.execute_script("return [...document.querySelectorAll('#stb-moves-table tr')].slice(1)"
                                   ".map(r => r.cells[0].textContent)")
-    page = browser.execute_script("return stbAdvise({tiles: 9, moves: 'die-or-sum', goal: 'digits'}, "
+    page = browser.execute_script("return stbAdvise({tiles: 9, moves: 'die-or-sum', objective: 'digits'}, "
                                   "[1, 2, 3, 4, 5, 6, 7, 8, 9], [3, 5])")
     assert rows == ["{" + str(r["move"][0]) + "}" for r in page] and sorted(rows) == ["{3}", "{5}", "{8}"]
     caption = browser.find_element("css selector", "#stb-moves-table caption").text
@@ -834,22 +855,121 @@ def test_explorer_plays_double_shutter_on_two_rows(report_dir, browser):
     rows = browser.execute_script("return [...document.querySelectorAll('#stb-moves-table tr')].slice(1)"
                                   ".map(r => r.cells[0].textContent)")
     open_tiles = browser.execute_script(shown)
-    cli = advise(cli_flags({**rules, "oneDie": "never", "moves": "sum"}), open_tiles, 10, ("win",))
+    cli = advise(cli_flags({**rules, "one_die": "never", "moves": "sum"}), open_tiles, 10, ("win",))
     assert rows[0] == "{" + ", ".join(map(str, max(cli, key=lambda m: cli[m][0]))) + "}"
     assert sorted(rows) == sorted("{" + ", ".join(map(str, m)) + "}" for m in cli) and "{1, b9}" in rows
     caption = browser.find_element("css selector", "#stb-moves-table caption").text
     assert "(win, score)" in caption, caption
 
 
+def test_explorer_trainer_plays_a_whole_game_by_keyboard_alone(report_dir, browser):
+    """At 390 px, Tab and Enter or Space only: start a seeded game, pick each move's tiles (the best move for the
+    win, from stbAdvise), shut them, until the game ends. Every element Tab reaches is visible (the closed drawer's
+    links are out of the tab order), and after Space on a tile the keyboard is still on that tile."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(390, 1400)
+    open_page(browser, report_dir / EXPLORER[0])
+    rules = {"tiles": 9}
+    load_values(browser, rules)
+    active = ("var a = document.activeElement; return [a.id, a.getAttribute('data-tile'), "
+              "a.getClientRects().length > 0 && getComputedStyle(a).visibility !== 'hidden', a.outerHTML.slice(0, 80)]")
+
+    def tab_to(element_id: str = "", tile: str | None = None) -> None:
+        for _ in range(200):
+            now = browser.execute_script(active)
+            assert now[2], f"Tab reached an element no one can see: {now[3]}"
+            if (tile is None and now[0] == element_id) or (tile is not None and now[1] == tile
+                                                            and element_id == "tile"):
+                return
+            browser.switch_to.active_element.send_keys(Keys.TAB)
+        raise AssertionError(f"Tab never reached {element_id or tile}")
+
+    browser.execute_script("document.getElementById('stb-train-seed').value = '3'")
+    tab_to("stb-train-start")
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    for _turn in range(20):
+        if browser.execute_script("return !!document.getElementById('stb-train-table')"):
+            break
+        status = browser.find_element("id", "stb-train-status").text
+        faces = re.match(r"Roll \d+: (\d+) and (\d+)", status)
+        assert faces, status
+        open_tiles = browser.execute_script("return [...document.querySelectorAll('#stb-train-board "
+                                            "[aria-pressed=true]')].map(b => Number(b.dataset.tile))")
+        best = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules,
+                                      open_tiles, int(faces[1]) + int(faces[2]))[0]["move"]
+        for tile in best:
+            tab_to("tile", str(tile))
+            browser.switch_to.active_element.send_keys(Keys.SPACE)
+            assert browser.execute_script(active)[1] == str(tile), "the keyboard left the tile just picked"
+        tab_to("stb-train-play")
+        browser.switch_to.active_element.send_keys(Keys.ENTER)
+    rows = browser.execute_script("return document.querySelectorAll('#stb-train-table tr').length - 1")
+    record = re.search(r'--game "([^"]+)"', browser.find_element("id", "stb-train-command").text)[1]
+    assert rows == len(record.split()) and "do not meet" not in browser.find_element("id", "stb-train-identity").text
+    assert all(t["grade"] == "best" for t in cli_analysis(rules, game=record)["turns"])  # the best move each turn
+
+
+def test_explorer_trainer_says_why_a_back_tile_waits(report_dir, browser):
+    """Double Shutter in the trainer at 390 px: each back tile stands above its front tile; a back tile picked while
+    its front tile stands open leaves "shut them" off and the page says which tile it waits for."""
+    from selenium.webdriver.support.ui import Select
+
+    browser.set_window_size(390, 1400)
+    open_page(browser, report_dir / EXPLORER[0])
+    Select(browser.find_element("id", "stb-layout")).select_by_value("double-shutter")
+    load_values(browser, {"layout": "double-shutter", "tiles": 9})
+    time.sleep(0.2)
+    browser.find_element("id", "stb-train-start").click()
+    dice = browser.find_elements("css selector", "#stb-train-dice button[data-dice='2']")
+    if dice:
+        dice[0].click()
+    tile = "return document.querySelector(`#stb-train-board [data-tile='${arguments[0]}']`).getBoundingClientRect()"
+    for front, back in ((1, "b9"), (5, "b5"), (9, "b1")):
+        below, above = browser.execute_script(tile, str(front)), browser.execute_script(tile, back)
+        assert abs(below["x"] - above["x"]) < 1 and above["bottom"] <= below["top"], (front, back)
+    browser.find_element("css selector", "#stb-train-board [data-tile='b9']").click()
+    assert not browser.find_element("id", "stb-train-play").is_enabled()
+    why = browser.find_element("id", "stb-train-why").text
+    assert "b9" in why and "behind 1" in why, why
+
+
+def test_explorer_script_holds_no_rule_of_the_game():
+    """``explorer.js`` looks the game up: outside its comments and messages no rule option's value is compared or
+    spelt (one-die rules, move rules, layouts) and no number of the game appears (tiles, faces, totals, the high
+    tile); the numbers left are 0 to 4 (indices, sizes of typed arrays), per cent, and the seeded generator's own."""
+    from stb_core.rules import OPTIONS
+
+    script = (ROOT / "stb_core" / "report" / "templates" / "assets" / "explorer.js").read_text(encoding="utf-8")
+    code = re.sub(r"//[^\n]*", "", script)
+    generator = re.search(r"function seeded\(seed\) \{.*?\n  \}", code, re.S)
+    code = code.replace(generator[0], "") if generator else code
+    strings = re.findall(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', code)
+    values = {str(v) for name in ("one_die", "moves", "layout") for v in OPTIONS[name].choices or ()} | {
+        "sum-le", "high-shut"}
+    spelt = [s for s in strings if any(re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", s) for v in values
+                                       if v not in ("sum",))]
+    assert not spelt, spelt
+    compared = re.findall(r"\.(?:one_die|moves|layout|tiles|sides|dice)\s*[!=]==", code)
+    assert not compared, compared
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|/(?:[^/\\\n]|\\.)+/[gimsuy]*(?=[.;,)\s])', '""', code)
+    numbers = set(re.findall(r"(?<![\w.$])\d+(?:\.\d+)?(?![\w.])", bare))
+    assert numbers <= {"0", "1", "2", "3", "4", "100", "0.01", "4294967295"}, numbers
+
+
 # -- the explorer's inputs, attacked ----------------------------------------------------------------------------
 BAD_CALLS = [  # (call, a word the one-line refusal must name)
     ("stbAdvise(null, [1], 1)", "rules"),
-    ("stbAdvise({tiles: 99}, [1], 1)", "rules.tiles"),
-    ("stbAdvise({tiles: '9'}, [1], 1)", "rules.tiles"),
-    ("stbAdvise({tiles: 9, oneDie: 'sometimes'}, [1], 1)", "rules.oneDie"),
-    ("stbAdvise({tiles: 9, moves: 'product'}, [1], 1)", "rules.moves"),
-    ("stbAdvise({tiles: 9, layout: 'circle'}, [1], 1)", "rules.layout"),
-    ("stbAdvise({tiles: 9, layout: 'double-shutter', goal: 'digits'}, [1], 1)", "rules.goal"),
+    ("stbAdvise({tiles: 99}, [1], 1)", "tiles must be one of"),
+    ("stbAdvise({tiles: '9'}, [1], 1)", "tiles must be one of"),
+    ("stbAdvise({tiles: 9, one_die: 'sometimes'}, [1], 1)", "one_die must be one of"),
+    ("stbAdvise({tiles: 9, moves: 'product'}, [1], 1)", "moves must be one of"),
+    ("stbAdvise({tiles: 9, layout: 'circle'}, [1], 1)", "layout must be one of"),
+    ("stbAdvise({tiles: 9, objective: 'sum'}, [1], 1)", "objective must be one of"),
+    ("stbAdvise({tiles: 9, layout: 'double-shutter', objective: 'digits'}, [1], 1)", "objective must be one of"),
+    ("stbAdvise({tiles: 9, sides: 8}, [1], 1)", "sides must be one of"),
+    ("stbAdvise({tiles: 9, goal: 'remaining-sum'}, [1], 1)", "unknown rule option \"goal\""),
+    ("stbAdvise({tiles: 9, oneDie: 'never'}, [1], 1)", "unknown rule option \"oneDie\""),
     ("stbAdvise({tiles: 9}, [0], 1)", "open"),
     ("stbAdvise({tiles: 9}, [1, 1], 1)", "open"),
     ("stbAdvise({tiles: 9}, [10], 1)", "open"),
@@ -860,8 +980,8 @@ BAD_CALLS = [  # (call, a word the one-line refusal must name)
     ("stbAdvise({tiles: 9}, [1], 99999999999)", "roll"),
     ("stbAdvise({tiles: 9, moves: 'die-or-sum'}, [1], [7, 7])", "roll"),
     ("stbAdvise({tiles: 9, moves: 'die-or-sum'}, [1], [1])", "roll"),
-    ("stbDiceValues({tiles: 9, oneDie: 'high-shut'}, [1, 1])", "open"),
-    ("stbDiceValues({tiles: -1}, [1])", "rules.tiles"),
+    ("stbDiceValues({tiles: 9, one_die: 'high-shut'}, [1, 1])", "open"),
+    ("stbDiceValues({tiles: -1}, [1])", "tiles must be one of"),
 ]
 
 
@@ -870,7 +990,7 @@ def test_explorer_refuses_bad_calls_in_one_line(report_dir, browser):
     a blank answer or a hang)."""
     open_page(browser, report_dir / EXPLORER[0])
     load_values(browser, {"tiles": 9})
-    load_values(browser, {"tiles": 9, "oneDie": "high-shut"})
+    load_values(browser, {"tiles": 9, "one_die": "high-shut"})
     load_values(browser, {"tiles": 9, "moves": "die-or-sum"})
     for call, word in BAD_CALLS:
         outcome = browser.execute_script(
@@ -910,25 +1030,24 @@ def cli_analysis(rules: dict, *, game: str | None = None, seed: int | None = Non
     import io
 
     from stb_core.cli import main
-    from stb_core.report.explorer import EXPLORER_OBJECTIVES
 
     which = ["--game", game] if game is not None else ["--seed", str(seed), "--policy", policy]
     buffer = io.StringIO()
     with contextlib.redirect_stdout(buffer):
-        assert main(["analyse", "--json", "--objective", EXPLORER_OBJECTIVES[rules.get("goal", "win")],
+        assert main(["analyse", "--json", "--objective", rules.get("objective", "win"),
                      *cli_flags(rules), *which]) == 0
     return json.loads(buffer.getvalue())
 
 
 ANALYSED = [  # page rules: every layout, one-die rule, move rule and goal the trainer plays
-    {"tiles": 9, "oneDie": "never", "moves": "sum", "goal": "win"},
-    {"tiles": 9, "oneDie": "high-shut", "moves": "sum", "goal": "win"},
-    {"tiles": 10, "oneDie": "sum-le-6", "moves": "sum", "goal": "sum"},
-    {"tiles": 12, "oneDie": "sum-le-5", "moves": "sum", "goal": "digits"},
-    {"tiles": 9, "oneDie": "never", "moves": "die-or-sum", "goal": "digits"},
-    {"tiles": 9, "oneDie": "sum-le-5", "moves": "die-or-sum", "goal": "win"},
-    {"layout": "double-shutter", "tiles": 9, "oneDie": "sum-le-6", "moves": "sum", "goal": "sum"},
-    {"layout": "double-shutter", "tiles": 9, "oneDie": "never", "moves": "die-or-sum", "goal": "win"},
+    {"tiles": 9, "one_die": "never", "moves": "sum", "objective": "win"},
+    {"tiles": 9, "one_die": "high-shut", "moves": "sum", "objective": "win"},
+    {"tiles": 10, "one_die": "sum-le-6", "moves": "sum", "objective": "remaining-sum"},
+    {"tiles": 12, "one_die": "sum-le-5", "moves": "sum", "objective": "digits"},
+    {"tiles": 9, "one_die": "never", "moves": "die-or-sum", "objective": "digits"},
+    {"tiles": 9, "one_die": "sum-le-5", "moves": "die-or-sum", "objective": "win"},
+    {"layout": "double-shutter", "tiles": 9, "one_die": "sum-le-6", "moves": "sum", "objective": "remaining-sum"},
+    {"layout": "double-shutter", "tiles": 9, "one_die": "never", "moves": "die-or-sum", "objective": "win"},
 ]
 
 
@@ -971,8 +1090,9 @@ def test_explorer_analyses_a_game_as_the_command_line(report_dir, browser):
     ("13:4+9", {"tiles": 9}), ("8:3+4", {"tiles": 9}), ("8:-", {"tiles": 9}), ("8-8", {"tiles": 9}),
     ("8:8+8", {"tiles": 9}), ("12:3+9 12:4+8 12:5+7 12:- 5:5", {"tiles": 9}),
     ("19:7", {"tiles": 9, "moves": "die-or-sum"}), ("3,4:5", {"tiles": 9, "moves": "die-or-sum"}),
-    ("8:8 7:7 9:9 6:6 5:5 4:4 3:3", {"tiles": 9, "oneDie": "sum-le-6"}),
-    ("3d8:8", {"tiles": 9, "oneDie": "high-shut"}),
+    ("8:8 7:7 9:9 6:6 5:5 4:4 3:3", {"tiles": 9, "one_die": "sum-le-6"}),
+    ("3d8:8", {"tiles": 9, "one_die": "high-shut"}), ("8:-", {"tiles": 9, "objective": "remaining-sum"}),
+    ("4,4:-", {"tiles": 9, "moves": "die-or-sum", "objective": "digits"}),
 ])
 def test_explorer_refuses_a_bad_record_as_the_command_line(report_dir, browser, record, rules):
     """A record that does not fit the rules: the page's Error carries the command line's message, naming the turn."""
@@ -986,9 +1106,9 @@ def test_explorer_refuses_a_bad_record_as_the_command_line(report_dir, browser, 
     page = browser.execute_script("try { stbAnalyse(arguments[0], arguments[1]); return ''; }"
                                   " catch (e) { return e.message; }", rules, record)
     errors = io.StringIO()
-    full = {"oneDie": "never", "moves": "sum", **rules}
+    full = {"one_die": "never", "moves": "sum", **rules}
     with contextlib.redirect_stderr(errors):
-        assert main(["analyse", "--game", record, *cli_flags(full)]) == 2
+        assert main(["analyse", "--game", record, "--objective", full.get("objective", "win"), *cli_flags(full)]) == 2
     cli = errors.getvalue().strip().split("error: ", 1)[1]
     shared = cli.split(" (like")[0].split(" joined by")[0].split("tiles must be")[0]
     assert page and page.startswith(shared), (record, page, cli)
@@ -1003,12 +1123,13 @@ def test_explorer_trainer_plays_a_seeded_game_on_a_phone(report_dir, browser):
     open_page(browser, report_dir / EXPLORER[0])
     browser.execute_script("window.__errors = []; window.addEventListener('error', e => window.__errors.push("
                            "e.message));")
-    for form in ({"stb-one-die": "high-shut", "stb-goal": "win"}, {"stb-moves-rule": "die-or-sum", "stb-goal": "sum"}):
+    for form in ({"stb-one-die": "high-shut", "stb-goal": "win"},
+                 {"stb-moves-rule": "die-or-sum", "stb-goal": "remaining-sum"}):
         for select, value in form.items():
             browser.execute_script("var s = document.getElementById(arguments[0]); s.value = arguments[1];"
                                    "s.dispatchEvent(new Event('change'));", select, value)
-        rules = {"tiles": 9, "oneDie": form.get("stb-one-die", "never"), "moves": form.get("stb-moves-rule", "sum"),
-                 "goal": form["stb-goal"]}
+        rules = {"tiles": 9, "one_die": form.get("stb-one-die", "never"), "moves": form.get("stb-moves-rule", "sum"),
+                 "objective": form["stb-goal"]}
         load_values(browser, rules)
         records = []
         for _ in range(2):

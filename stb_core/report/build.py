@@ -346,36 +346,58 @@ def targets(jobs: list[Job]) -> list[Path]:
 
 
 # -- rendering --------------------------------------------------------------------------------------------
+def insert_opening(notebook, box: str) -> None:
+    """Put the opening ``box`` right under the page's title: the first markdown cell is split after its ``#``
+    heading, the introduction following the box (fixed cell ids: the page stays byte-identical)."""
+    import nbformat
+
+    first = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown")
+    heading, _, introduction = notebook.cells[first].source.partition("\n")
+    if heading.startswith("# ") and introduction.strip():
+        notebook.cells[first].source = heading
+        rest = nbformat.v4.new_markdown_cell(introduction.strip("\n"), metadata=notebook.cells[first].metadata)
+        rest["id"] = "introduction"
+        notebook.cells.insert(first + 1, rest)
+    opening = nbformat.v4.new_raw_cell(box, metadata={"stb": "opening"})
+    opening["id"] = "opening"
+    notebook.cells.insert(first + 1, opening)
+
+
 def opening_box(record: dict | None, job: Job) -> str:
-    """The box that opens every chapter's page, so that its first screen states its result: for a source's
-    chapter the source, its verdict and each claim where it is wrong with the figure computed now (the claims that
-    hold folded below); for every chapter what the page finds."""
-    parts = []
-    key = job.chapter.source
+    """The box that opens every chapter's page, right under its title, so that its first screen states its result:
+    where the chapter judges published claims (a source's, or a further write-up's) its verdict first, then what the
+    page finds, then the source, each claim where it is wrong with the figure computed now, and the claims that hold
+    folded below."""
+    key, record = job.chapter.source, record or {}
+    judged = bool(record) and (key is not None or bool(record.get("claims")))
+    parts = [verdict_line(record)] if judged else []
+    if record.get("findings"):
+        items = "".join(f'<li id="result-{n}">{prose_inline(text)}</li>'
+                        for n, text in enumerate(record["findings"], 1))
+        parts.append(f'<h2 class="stb-opening-title" id="results">What this chapter finds</h2><ul>{items}</ul>')
     if key is not None:
         source = sources()[key]
         parts.append(f'<p class="stb-cite"><strong>The source.</strong> {html.escape(source.cite())}'
                      + (f' (<a href="{html.escape(source.address)}">{html.escape(source.address)}</a>)'
                         if source.address.startswith("http") else "") + f". Its game: {html.escape(source.rules)}.</p>")
-    if record is not None and key is not None:
-        if record["verdict"] == "not applicable":
-            parts.append('<p class="stb-verdict-line">This run’s parameters are not the source’s game, so none of its '
-                         'published figures applies; the checks at the end say which.</p>')
-        else:
-            parts.append(f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
-                         f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
-            wrong = [c for c in record["claims"] if c["mark"] == "✗"]
-            right = [c for c in record["claims"] if c["mark"] != "✗"]
-            if wrong:
-                parts.append(claims_table(wrong, "Where the source is wrong"))
-            if right:
-                parts.append(f'<details><summary>The {many(len(right), "claim")} that hold, each with the figure '
-                             f'computed now</summary>{claims_table(right, "Claims reproduced or confirmed")}</details>')
-    if record is not None and record.get("findings"):
-        items = "".join(f'<li id="result-{n}">{prose_inline(text)}</li>'
-                        for n, text in enumerate(record["findings"], 1))
-        parts.append(f'<h2 class="stb-opening-title" id="results">What this chapter finds</h2><ul>{items}</ul>')
+    if judged and record["verdict"] != "not applicable":
+        wrong = [c for c in record["claims"] if c["mark"] == "✗"]
+        right = [c for c in record["claims"] if c["mark"] != "✗"]
+        if wrong:
+            parts.append(claims_table(wrong, "Where the source is wrong" if key else "Where a write-up is wrong"))
+        if right:
+            parts.append(f'<details><summary>The {many(len(right), "claim")} that hold, each with the figure '
+                         f'computed now</summary>{claims_table(right, "Claims reproduced or confirmed")}</details>')
     return f'<section class="stb-opening">{"".join(parts)}</section>' if parts else ""
+
+
+def verdict_line(record: dict) -> str:
+    """The chapter's verdict on the claims it judges, with their tally (or why none applies to this run)."""
+    if record["verdict"] == "not applicable":
+        return ('<p class="stb-verdict-line">This run’s parameters are not the game of the published figures, so '
+                'none of them applies; the checks at the end say which.</p>')
+    return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
+            f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
 
 
 def tally(record: dict) -> str:
@@ -418,10 +440,7 @@ def render(job: Job, folder: Path) -> None:
     record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else None
     box = opening_box(record, job)
     if box:
-        first = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "markdown")
-        opening = nbformat.v4.new_raw_cell(box, metadata={"stb": "opening"})
-        opening["id"] = "opening"  # a fixed id: the page stays byte-identical
-        notebook.cells.insert(first + 1, opening)
+        insert_opening(notebook, box)
     order = shell.entries()
     position = next(i for i, e in enumerate(order) if e.page == job.chapter.page)
     previous, following = order[position - 1], order[position + 1] if position + 1 < len(order) else None
@@ -579,7 +598,7 @@ def write_index() -> None:
                     chapters=CHAPTERS, records=records, sources=sources(), explorer=EXPLORER,
                     abstract=abstract(records), identity=identity(), standard=STANDARD,
                     references=[reference_parts(key) for key in cited], pdf=pdf_current(),
-                    citing_chapters=f"chapter{'s' if len(numbers) > 1 else ''} {listing(numbers)}")
+                    citing_chapters=f"chapter{'s' if len(numbers) > 1 else ''} {listing(numbers, most=len(numbers))}")
 
 
 def write_appendices() -> None:
@@ -672,7 +691,7 @@ def abstract(records: dict) -> list[str]:
             several = sources()[c.source].author.startswith("several")
             analyses += not several
             printed += len(record["claims"]) if several and record else 0
-        if c.source and record:
+        if record and (c.source or record["claims"]):
             checked += 1
             claims += len(record["claims"])
             for k in counts:
@@ -688,11 +707,13 @@ def abstract(records: dict) -> list[str]:
         f"{value('02-riddler-one-die', 'P(win), perfect play')} when one die may be rolled once 7, 8 and 9 are "
         f"shut, and leaves {value('05-expected-cost-mdp', 'expected sum left')} open on average when playing "
         f"for the lowest sum.",
-        f"Of the sources' {claims} distinct published claims, {counts['reproduced']} are reproduced or confirmed, "
+        f"Of the {claims} distinct published claims the report judges, {counts['reproduced']} are reproduced or "
+        "confirmed, "
         + (f"{many(counts['corrected'], 'figure')} corrected by the source itself, " if counts['corrected'] else "")
         + f"{many(counts['off'], 'printed figure')} {'is' if counts['off'] == 1 else 'are'} off and "
         f"{many(counts['contradicted'], 'statement')} {'is' if counts['contradicted'] == 1 else 'are'} "
-        f"contradicted: in {refuted} of the {checked} chapters that check sources, a statement is refuted by the "
+        f"contradicted: in {refuted} of the {checked} chapters that judge published claims, a statement is refuted "
+        "by the "
         f"exact solution.",
         f"The rule of thumb the report recommends for two dice, the simplest strategy card within 2.5% of the "
         f"optimum, “{value('06-whole-map', 'strategy card')}”, gives up {value('06-whole-map', 'card loss')} of the "

@@ -339,6 +339,7 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("luck-summary", "loss_se"): ("the standard error of the mean loss", BY_OBJECTIVE),
     ("luck-summary", "exact_loss"): ("the exact expected loss: perfect play's value less this way's", BY_OBJECTIVE),
     ("luck-summary", "sd_luck"): ("the standard deviation of a game's total luck", BY_OBJECTIVE),
+    ("luck-summary", "sd_loss"): ("the standard deviation of a game's total loss", BY_OBJECTIVE),
     ("luck-summary", "sd_outcome"): ("the standard deviation of a game's outcome", BY_OBJECTIVE),
     ("luck-summary", "luck_r2"): ("the share of the outcome's variance a game's luck explains (the squared "
                                   "correlation; empty where the outcome does not vary)", P),

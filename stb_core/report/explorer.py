@@ -32,6 +32,7 @@ import json
 import numpy as np
 
 from ..game import game_of
+from ..luck import GRADE_NAMES, RECORD_HELP, TURN, TURN_HELP, number_format, thresholds
 from ..objectives import get_objective
 from ..rules import OPTIONS, InputError, Rules
 from ..sweep import solve
@@ -42,15 +43,19 @@ EXPLORER_ONE_DIE = ("never", "high-shut", "sum-le-5", "sum-le-6")
 EXPLORER_MOVES = OPTIONS["moves"].choices
 EXPLORER_OBJECTIVES = ("win", "remaining-sum", "digits")  # as the command line's --objective names them
 VALUES_FOLDER = "assets/explorer"
+PLAY_FOR = {"win": "shutting the box", "remaining-sum": "the lowest sum left", "digits": "the lowest digit score"}
 
 
 def _encode(values, dtype: str = "<f8") -> str:
     return base64.b64encode(np.asarray(values, dtype=dtype).tobytes()).decode("ascii")
 
 
+KEY_PARTS = ("layout", "tiles", "one_die", "moves")  # the options a rules choice's script is named by
+
+
 def rules_key(rules: Rules) -> str:
-    """The name of a rules choice, as the page spells it: ``row-9-never-sum``."""
-    return f"{rules.layout}-{rules.tiles}-{rules.one_die}-{rules.moves}"
+    """The name of a rules choice's script, its :data:`KEY_PARTS` joined by ``-``: ``row-9-never-sum``."""
+    return "-".join(str(getattr(rules, name)) for name in KEY_PARTS)
 
 
 def rules_choices() -> dict[str, Rules]:
@@ -76,7 +81,8 @@ def goals(rules: Rules) -> tuple[str, ...]:
 def dice_data(rules: Rules) -> dict:
     """The dice as the page reads them: each number of dice's outcomes (``[code, roll, words, weight]``: the roll as
     ``stb advise --json`` gives it, as a game record writes it, and how many of the ``throws`` equally likely throws
-    give it), each throw's faces with the outcome they give, the faces of a die, and each board's choices of dice
+    give it), each throw's faces with the outcome they give, the faces of a die, whether a roll is read as its total,
+    and each board's choices of dice
     (an index into ``choices`` per board that can arise)."""
     game = game_of(rules)
     outcomes, throws = {}, {}
@@ -88,6 +94,7 @@ def dice_data(rules: Rules) -> dict:
     choices = sorted({game.dice_choices(int(b)) for b in game.boards[game.possible]})
     index = [choices.index(game.dice_choices(int(b))) for b in game.boards[game.possible]]
     return {"outcomes": outcomes, "throws": throws, "faces": list(range(1, rules.sides + 1)),
+            "totals": game.rolls_are_totals,
             "choices": [list(c) for c in choices], "board": _encode(index, "u1"), "all": rules.dice}
 
 
@@ -114,16 +121,22 @@ def values_script(rules: Rules) -> str:
                           "labels": layout.labels},
                "boards": _encode(boards, "<u4"), "dice": dice_data(rules), "moves": move_data(rules),
                "finished": {}, "values": {}}
+    payload |= {"grades": {}, "formats": {}}
     for objective in goals(rules):
+        solution = solve(rules, objective)
+        start = float(solution.value())
         payload["finished"][objective] = _encode(get_objective(objective).values(game, boards))
-        payload["values"][objective] = _encode(solve(rules, objective).values[game.possible])
+        payload["values"][objective] = _encode(solution.values[game.possible])
+        payload["grades"][objective] = list(thresholds(objective, start))
+        payload["formats"][objective] = number_format(objective, start)
     return f"stbValues({json.dumps(rules_key(rules))}, {json.dumps(payload, separators=(',', ':'))});\n"
 
 
 def menus() -> dict:
     """The page's menus of rule options, each ``[(value, words)]``, worded as the options' declarations say."""
     offered = {"layout": tuple(EXPLORER_TILES), "one_die": EXPLORER_ONE_DIE, "moves": EXPLORER_MOVES}
-    return {name: [(value, OPTIONS[name].short(value)) for value in values] for name, values in offered.items()}
+    return {name: [(value, OPTIONS[name].short(value)) for value in values] for name, values in offered.items()} | {
+        "objective": [(name, PLAY_FOR[name]) for name in EXPLORER_OBJECTIVES]}
 
 
 def page_options() -> dict:
@@ -134,7 +147,7 @@ def page_options() -> dict:
                "one_die": list(EXPLORER_ONE_DIE), "moves": list(EXPLORER_MOVES), "layout": list(EXPLORER_TILES),
                **fixed, "objective": list(EXPLORER_OBJECTIVES)}
     defaults = {name: OPTIONS[name].default for name in OPTIONS} | {"objective": "win"}
-    return {"defaults": defaults, "offered": offered,
+    return {"defaults": defaults, "offered": offered, "keyParts": list(KEY_PARTS),
             "refusals": {name: f"{name} must be one of {', '.join(map(_word, values))} in the explorer; got "
                          for name, values in offered.items()},
             "unknown": f"unknown rule option {{key}}; the explorer's options are {', '.join(offered)}"}
@@ -145,19 +158,27 @@ def _word(value) -> str:
 
 
 def page_choices() -> dict:
-    """What the page offers, per layout: the front row's tiles and the goals (read by the page's script)."""
-    return {layout: {"tiles": list(tiles), "objectives": list(goals(Rules(tiles=tiles[0], layout=layout)))}
-            for layout, tiles in EXPLORER_TILES.items()}
+    """What the page offers, per layout: the front row's tiles, the goals, and the score's name in the goal menu
+    (the sum left on one row, the score where tiles weigh differently; read by the page's script)."""
+    out = {}
+    for layout, tiles in EXPLORER_TILES.items():
+        rules = Rules(tiles=tiles[0], layout=layout)
+        weighted = len(set(game_of(rules).layout.weights)) > 1
+        out[layout] = {"tiles": list(tiles), "objectives": list(goals(rules)),
+                       "score": "the lowest score" if weighted else PLAY_FOR["remaining-sum"]}
+    return out
 
 
 def page_analysis() -> dict:
     """What the page's game analysis (``stbAnalyse``) needs from the engine, so that it grades and compares as
-    ``stb analyse`` does: the grades' thresholds per objective, the value-equality rule."""
+    ``stb analyse`` does: each objective's sense (+1 maximise, -1 minimise), the grades' names (their thresholds
+    depend on the rules: in each rules choice's script), the value-equality rule, and how a game record's turn is
+    read, with the words of its refusals."""
     from ..choice import NO_LOSS, VALUE_RTOL
-    from ..luck import GRADE_NAMES, GRADES
 
-    return {"grades": {name: list(GRADES[name]) for name in EXPLORER_OBJECTIVES},
-            "gradeNames": list(GRADE_NAMES), "valueRtol": VALUE_RTOL, "noLoss": NO_LOSS}
+    return {"senses": {name: get_objective(name).sense for name in EXPLORER_OBJECTIVES},
+            "gradeNames": list(GRADE_NAMES), "valueRtol": VALUE_RTOL, "noLoss": NO_LOSS,
+            "turn": TURN.pattern, "recordHelp": RECORD_HELP, "turnHelp": TURN_HELP}
 
 
 def write_explorer() -> None:

@@ -106,7 +106,7 @@ def page_sections(page_html: str) -> list[tuple[str, str, str]]:
     sections = []
     for i, mark in enumerate(marks):
         end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
-        heading = html.unescape(TAG.sub("", mark.group(3))).replace("¶", "").strip()
+        heading = " ".join(html.unescape(TAG.sub(" ", mark.group(3))).replace("¶", "").split())  # "A Glossary"
         text = html.unescape(TAG.sub(" ", body[mark.end():end]))
         text = MATH.sub(lambda m: plain_math(next(g for g in m.groups() if g is not None)), text)
         sections.append((mark.group(2), heading, " ".join(text.split())))

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..choice import no_loss
+from ..choice import NO_LOSS, no_loss
 from ..hindsight import HINDSIGHT_MAX_TILES, hindsight, hindsight_refusal
 from ..luck import analyse, luck_of_games, parse_record, record_of
 from ..monte_carlo import narrate_game
@@ -225,7 +225,8 @@ def games_table(rules: Rules, objective: str, games: int, seed: int) -> tuple[pd
                         "mean_loss": float(found["loss"].mean()),
                         "loss_se": float(found["loss"].std(ddof=1) / math.sqrt(games)),
                         "exact_loss": float(optimal.objective.sense * (optimal.value() - player.value())) + 0.0,
-                        "sd_luck": float(found["luck"].std()), "sd_outcome": spread, "luck_r2": r2,
+                        "sd_luck": float(found["luck"].std()), "sd_loss": float(found["loss"].std()),
+                        "sd_outcome": spread, "luck_r2": r2,
                         "identity_error": float(np.max(np.abs(found["start"] + optimal.objective.sense * (
                             found["luck"] - found["loss"]) - found["outcome"])))})
     return pd.concat(per_game, ignore_index=True), pd.DataFrame(summary)
@@ -239,12 +240,8 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     s = Sentence()
     defined = summary.set_index("play")["luck_r2"].notna()  # no share where the outcome or the luck never varies
     known = [name for name in IN_GAMES if defined[name]]
-    r2 = {name: table.cell(f"r2_{name}", "luck_r2", play=name) for name in known}
     if known:
-        shares = listing([f"{s(r2[name], percent(1))} for {NAMES[name]}" for name in known])
-        text = (f"Over {games:,} games of each, a game's total luck explains this share of the spread of its "
-                f"outcome (their squared correlation): {shares}.")
-        part.add(s.finding("luck-share", text))
+        part.add(s.finding("luck-share", luck_share_text(s, table, known, objective, games)))
     else:
         spreads = [table.cell(f"spread_{name}", "sd_outcome", play=name) for name in IN_GAMES]
         text = ("Every game here ends alike, so luck explains nothing of an outcome that does not vary."
@@ -260,6 +257,33 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
                                    "playing; " + "; ".join(parts) + ".", kind="alt"))
     part.shown["per_game"] = per_game
     return part
+
+
+def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str, games: int) -> str:
+    """What the luck share (the squared correlation of a game's luck and its outcome) is for each way of playing:
+    an identity for one whose exact expected loss is none (a loss is never negative, so it loses nothing in any game
+    and its outcome is the start plus the luck: the share is 1 by definition), a measurement for the others -- of
+    how little the loss varies from game to game, not of how much the decisions cost (that is the mean loss)."""
+    cost = changes(objective)[1]
+    spread = {n: table.cell(f"sd_loss_{n}", "sd_loss", play=n) for n in known}
+    exact = [n for n in known if s.holds(table.cell(f"exact_loss_{n}", "exact_loss", play=n), "<=", NO_LOSS)]
+    measured = [n for n in known if n not in exact]
+    text = f"Over {games:,} games of each, how much of the spread of a game's outcome its total luck explains"
+    if measured:
+        r2 = {n: table.cell(f"r2_{n}", "luck_r2", play=n) for n in measured}
+        text += (" (the squared correlation of the two): " +
+                 listing([f"{s(r2[n], percent(1))} for {NAMES[n]}" for n in measured]) + ".")
+    if exact:
+        text += (f"{'' if measured else ':'} For {listing([NAMES[n] for n in exact])}, which never lose"
+                 f"{'s' if len(exact) == 1 else ''} anything, it is 100% by definition, not a measurement: the "
+                 "outcome is the start plus the luck, exactly.")
+    if measured:
+        n = measured[-1]
+        text += (f" A share near 100% does not say that decisions matter little: it says that what a way of playing "
+                 f"loses varies little from game to game ({NAMES[n]}: a spread of {s(spread[n], cost)} against the "
+                 f"luck's {s(table.cell(f'sd_luck_{n}', 'sd_luck', play=n), cost)}); what its decisions cost is its "
+                 f"mean loss, {s(table.cell(f'mean_loss_{n}', 'mean_loss', play=n), cost)} a game.")
+    return text
 
 
 Z95 = 1.959963984540054  # the 95% two-sided normal quantile

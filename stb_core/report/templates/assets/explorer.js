@@ -61,7 +61,7 @@
     return out;
   }
 
-  function keyOf(rules) { return [rules.layout, rules.tiles, rules.one_die, rules.moves].join("-"); }
+  function keyOf(rules) { return OPTIONS.keyParts.map(function (name) { return rules[name]; }).join("-"); }
 
   // Called by each game script as it loads.
   window.stbValues = function (key, values) {
@@ -228,7 +228,7 @@
   // move was legal). With V the values of perfect play, V_d(S) the value of rolling d dice and Q(S, r) the value
   // after the best move for roll r, in the goal's sense s: dice loss s (V(S) - V_d(S)), luck s (Q(S, r) - V_d(S)),
   // move loss s (Q(S, r) - V(after)); start + s (luck - loss) = outcome.
-  var TURN = /^(?:(\d+)d)?([\d,]+):(-|[^\s:]+)$/;
+  var TURN = new RegExp("^" + ANALYSIS.turn + "$");
 
   function sameValue(a, b) { return Math.abs(a - b) <= ANALYSIS.valueRtol * Math.max(Math.abs(a), Math.abs(b)); }
   function noLoss(x) { return Math.abs(x) <= ANALYSIS.noLoss; }
@@ -246,7 +246,7 @@
     if (found.length) return found[0];
     var listed = G.outcomes[dice], example = listed[Math.floor(listed.length / 2)].words;
     var noun = dice + " " + (dice === 1 ? "die" : "dice");
-    if (typeof listed[0].roll === "number")
+    if (G.dice.totals)
       throw new Error(noun + " show a total from " + listed[0].words + " to " + listed[listed.length - 1].words + "; got " + text);
     var faces = G.dice.faces;
     throw new Error("under moves " + G.options.moves + " a roll is the dice, each " + faces[0] + " to " + faces[faces.length - 1] +
@@ -267,16 +267,22 @@
   }
 
   // The turns of a record, each checked against the game so far (the refusals of stb analyse).
-  function parseRecord(G, record) {
+  // The optimal move for outcome `code` on `board` (a bit-mask): the best value after it for the goal, equal values
+  // (to the engine's tolerance) going to the first in canonical order, as Solution.move_values ranks them.
+  function bestMove(G, goal, board, code) {
+    var moves = legalMoves(G, board, code), s = sense(goal);
+    var after = moves.map(function (m) { return s * valueOf(G, goal, board & ~m); });
+    var top = Math.max.apply(null, after);
+    return moves.filter(function (m, i) { return sameValue(after[i], top); })[0];
+  }
+  function parseRecord(G, goal, record) {
     var board = fullBoardOf(G), over = "", turns = [];
     if (typeof record === "string" && !record.trim() && won(G, board)) return turns;
     if (typeof record !== "string" || !record.trim())
-      throw new Error("game must be one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles shut, " +
-                      "or - where no move was legal); got an empty record");
+      throw new Error("game must be " + ANALYSIS.recordHelp + "; got an empty record");
     record.trim().split(/\s+/).forEach(function (item, i) {
       var n = i + 1, match = TURN.exec(item);
-      if (!match) throw new Error("game turn " + n + " must read ROLL:TILES, like 8:2+6 or 5:- (with a choice of dice, " +
-                                  "1d4:4; under moves die-or-sum the dice, 3,4:7); got '" + item + "'");
+      if (!match) throw new Error("game turn " + n + " must read " + ANALYSIS.turnHelp + "; got '" + item + "'");
       if (over || won(G, board)) throw new Error("game turn " + n + " (" + item + ") comes after the game ended: " + (over || "the box was won"));
       var choices = diceChoices(G, board), dice = match[1] ? Number(match[1]) : null;
       if (dice === null && choices.length > 1)
@@ -290,7 +296,7 @@
       var legal = legalMoves(G, board, outcome.code);
       if (match[3] === "-") {
         if (legal.length) throw new Error("game turn " + n + ": a roll of " + match[2] + " on open " + label(G, board) +
-                                          " has a legal move (" + label(G, legal[0]) + "); write the tiles shut");
+                                          " has a legal move (" + label(G, bestMove(G, goal, board, outcome.code)) + "); write the tiles shut");
         turns.push({dice: dice, outcome: outcome, played: null});
         over = "turn " + n + " found no move for " + match[2];
         return;
@@ -329,7 +335,7 @@
   function stbAnalyse(rules, record) {
     rules = checkRules(rules);
     var G = game(rules), goal = rules.objective, s = sense(goal);
-    var turns = parseRecord(G, record), board = fullBoardOf(G), start = valueOf(G, goal, board);
+    var turns = parseRecord(G, goal, record), board = fullBoardOf(G), start = valueOf(G, goal, board);
     var rows = turns.map(function (t) {
       var row = analyseTurn(G, goal, board, t);
       if (t.played !== null) board &= ~t.played;
@@ -357,7 +363,7 @@
 
   // -- the page ----------------------------------------------------------------------------------------------
   // Numbers as a player reads them, each goal in its own units and scale (the decimals the engine chose for the
-  // rules: stb_core.luck.formats): a chance in per cent, a luck or a loss of it in percentage points; a score with
+  // rules: stb_core.luck.number_format): a chance in per cent, a luck or a loss of it in percentage points; a score with
   // its decimals and digit groups, a finished game's score as the whole number it is.
   function grouped(x, decimals) {
     return x.toLocaleString("en-US", {minimumFractionDigits: decimals, maximumFractionDigits: decimals});
@@ -367,10 +373,11 @@
     var x = 100 * p;
     return (x >= 0.01 ? x.toFixed(2) : x.toPrecision(2)) + "%";
   }
-  function amount(G, goal, x) { return goal === "win" ? percent(x) : grouped(x, G.formats[goal].decimals); }
-  function whole(G, goal, x) { return goal === "win" ? (x === 1 ? "won" : "not won") : grouped(x, 0); }
+  function inPercent(G, goal) { return G.formats[goal].percent; }
+  function amount(G, goal, x) { return inPercent(G, goal) ? percent(x) : grouped(x, G.formats[goal].decimals); }
+  function whole(G, goal, x) { return inPercent(G, goal) ? (x === 1 ? "won" : "not won") : grouped(x, 0); }
   function change(G, goal, x, signed, unit) {  // a luck (signed) or a loss: never a negative zero
-    var pp = goal === "win", shown = pp ? (100 * x).toFixed(2) : grouped(x, G.formats[goal].decimals);
+    var pp = inPercent(G, goal), shown = pp ? (100 * x).toFixed(2) : grouped(x, G.formats[goal].decimals);
     if (/^-?0(\.0+)?$/.test(shown.replace(/,/g, ""))) shown = "0";
     var text = shown.charAt(0) === "-" ? "−" + shown.slice(1) : (signed && shown !== "0" ? "+" : "") + shown;
     return text + (unit ? (pp ? " pp" : " points") : "");
@@ -525,16 +532,19 @@
     }
   }
 
-  // Redraw, keeping the keyboard on the control just used (the same tile, roll or button after the redraw).
+  // Redraw, keeping the keyboard on the control just used: the same tile, roll, move, dice or button after the
+  // redraw, else the first button still usable in the group it was in (a roll that is gone, a move played).
   function keepFocus(redraw) {
-    var active = document.activeElement, keys = ["data-tile", "data-roll", "data-move", "data-dice", "id"], found = null;
-    var key = active && keys.filter(function (k) { return active.hasAttribute && active.hasAttribute(k); })[0];
-    var box = key && active.closest("[id]") && active.closest("#stb-trainer, #stb-board, #stb-rolls, #stb-moves, .stb-game");
-    var value = key && active.getAttribute(key), where = box && box.id;
+    var active = document.activeElement, keys = ["data-tile", "data-roll", "data-move", "data-dice", "id"];
+    var key = active && active !== document.body ? keys.filter(function (k) { return active.hasAttribute(k); })[0] : null;
+    var value = key && active.getAttribute(key), group = key && active.parentElement.closest("[id]");
+    var groupId = group && group.id;
     redraw();
     if (!key) return;
-    var scope = where ? document.getElementById(where) : document;
-    if (scope) found = key === "id" ? document.getElementById(value) : scope.querySelector("[" + key + "='" + value + "']");
+    var scope = groupId ? document.getElementById(groupId) : null;
+    var found = key === "id" ? document.getElementById(value) :
+      scope && scope.querySelector("[" + key + "=\"" + CSS.escape(value) + "\"]");
+    if (!found || found.disabled || found.hidden) found = scope && scope.querySelector("button:not([disabled])");
     if (found && found !== document.activeElement) found.focus();
   }
   function draw() {
@@ -604,8 +614,7 @@
       [].forEach.call(select.options, function (o) { o.disabled = pair[1].indexOf(o.value) < 0; o.hidden = o.disabled; });
       if (select.selectedOptions[0].disabled) select.value = pair[1][0];
     });
-    $("stb-goal").querySelector("option[value=remaining-sum]").textContent =
-      layout === "row" ? "the lowest sum left" : "the lowest score";
+    $("stb-goal").querySelector("option[value=remaining-sum]").textContent = offered.score;
   }
 
   function rulesChanged() {
@@ -694,11 +703,11 @@
   function drawAnalysis(T, box) {
     var A = T.analysis, goal = T.rules.objective, G = game(T.rules), words = goalWords(G)[goal];
     box.appendChild(el("p", {}, "Playing for " + words + ", each roll's luck and each decision's loss against " +
-      "perfect play, " + (goal === "win" ? "in percentage points (pp) of the chance of shutting the box" :
+      "perfect play, " + (inPercent(G, goal) ? "in percentage points (pp) of the chance of shutting the box" :
       "in points of the " + (goal === "digits" ? "digit score" : "score")) + ", with the best moves for the roll:"));
     var table = el("table", {"class": "stb-table stb-train-table", id: "stb-train-table"});
     table.appendChild(el("caption", {}, "Your game, turn by turn"));
-    var head = el("tr"), unit = goal === "win" ? " (pp)" : "";
+    var head = el("tr"), unit = inPercent(G, goal) ? " (pp)" : "";
     ["turn", "open", "open", "roll", "shut", "best", "luck" + unit, "loss" + unit, "grade"].forEach(function (h, i) {
       head.appendChild(el("th", i === 1 ? {"class": "stb-wide"} : i === 2 ? {"class": "stb-short"} : {}, h));
     });
@@ -712,10 +721,10 @@
       table.appendChild(row);
     });
     var wrap = el("div", {"class": "stb-table-wrap"}); wrap.appendChild(table); box.appendChild(wrap);
-    var sign = goal === "win" ? ["+", "−"] : ["−", "+"];
+    var sign = sense(goal) > 0 ? ["+", "−"] : ["−", "+"];
     box.appendChild(el("p", {"class": "stb-finding", id: "stb-train-identity"}, "Start " + amount(G, goal, A.start) +
       " " + sign[0] + " luck (" + change(G, goal, A.luck, true, true) + ") " + sign[1] + " loss " +
-      change(G, goal, A.loss, false, true) + " = outcome " + (goal === "win" ? percent(A.outcome) : whole(G, goal, A.outcome)) +
+      change(G, goal, A.loss, false, true) + " = outcome " + (inPercent(G, goal) ? percent(A.outcome) : whole(G, goal, A.outcome)) +
       (A.holds ? "" : " — the sums do not meet here: please report it") + "."));
     var names = Object.keys(A.grades);
     if (names.length) {
