@@ -698,6 +698,8 @@ def abstract(records: dict) -> list[str]:
                 counts[k] += record["counts"].get(k, 0)
             refuted += record["counts"]["contradicted"] > 0
     more = f", and {printed} further printed figures about its variants and rules of thumb," if printed else ""
+    margin = (records.get("06-whole-map") or {}).get("parameters", {}).get("margin_percent")  # the card's margin
+    margin = "…" if margin is None else f"{margin:g}"
     return [
         "This report solves the dice game Shut the Box exactly, by dynamic programming over every set of open "
         f"tiles, and checks {NUMBER_WORDS.get(analyses, str(analyses))} published analyses of the game{more} against "
@@ -715,7 +717,7 @@ def abstract(records: dict) -> list[str]:
         f"contradicted: in {refuted} of the {checked} chapters that judge published claims, a statement is refuted "
         "by the "
         f"exact solution.",
-        f"The rule of thumb the report recommends for two dice, the simplest strategy card within 2.5% of the "
+        f"The rule of thumb the report recommends for two dice, the simplest strategy card within {margin}% of the "
         f"optimum, “{value('06-whole-map', 'strategy card')}”, gives up {value('06-whole-map', 'card loss')} of the "
         f"optimal chance of winning.",
     ]
