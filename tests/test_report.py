@@ -309,7 +309,7 @@ def pdf_words(path: Path) -> str:
 
 def page_numbers(page: Path) -> tuple[list[str], int]:
     """The numbered tables and figures a page shows (``Table 3.2``), and how many display equations it has."""
-    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"<script\b.*?</script>", "", page.read_text(encoding="utf-8"), flags=re.S)  # MathJax's "$$"
     numbered = re.findall(r"<strong>(?:<a [^>]*>)?((?:Table|Figure) \d+\.\d+)", text)
     return list(dict.fromkeys(numbered)), len(re.findall(r"\$\$.+?\$\$", text, re.S))
 
