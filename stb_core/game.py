@@ -60,7 +60,7 @@ class Game:
         self.states = 1 << self.positions
         self.full_board = self.states - 1
         self.total = sum(self.tile_values)
-        self.plain = not self.layout.blocked and rules.moves == "sum"  # moves are any open tiles adding up
+        self.plain = not self.layout.blocked and self.rolls_are_totals  # moves are any open tiles adding up
         self.memo: dict = {}  # what per_game functions computed for this game, freed with it
 
     def __repr__(self) -> str:
@@ -194,7 +194,7 @@ class Game:
         """For each number of dice: how many of the ``sides**dice`` equally likely throws give each outcome."""
         sides, out = self.rules.sides, {}
         for dice in self.rules.dice_counts:
-            if self.rules.moves == "sum":  # weights out of sides**dice for all the dice, one die included
+            if self.rolls_are_totals:  # weights out of sides**dice for all the dice, one die included
                 out[dice] = Counter(self.rules.dice_weights(dice))
             else:
                 throws = Counter(self.outcome_code(t) for t in itertools.product(range(1, sides + 1), repeat=dice))
@@ -204,7 +204,7 @@ class Game:
     def outcome_code(self, dice: tuple[int, ...]) -> int:
         """The code of a throw: its total under the sum rule; under a dice-based rule, the die itself for one die
         and ``sides + 1 + `` the pair's place among the unordered pairs for two."""
-        if self.rules.moves == "sum":
+        if self.rolls_are_totals:
             return sum(dice)
         if len(dice) == 1:
             return dice[0]
@@ -216,7 +216,7 @@ class Game:
         """The outcome code of many throws at once: ``faces[i]`` holds throw i's dice, of which the first
         ``dice[i]`` are used (:meth:`outcome_code` for arrays)."""
         used = np.arange(faces.shape[1])[None, :] < dice[:, None]
-        if self.rules.moves == "sum":
+        if self.rolls_are_totals:
             return (faces * used).sum(axis=1)
         low = faces[:, 0]
         if faces.shape[1] == 1:
@@ -241,7 +241,7 @@ class Game:
         dice (:meth:`roll_words`, ``3,4``) under a dice-based rule; ``-1`` (a row that is no roll, like a choice
         of dice) stays -1 under the sum rule and is blank under a dice-based one."""
         codes = [int(c) for c in np.asarray(codes).tolist()]
-        if self.rules.moves == "sum":
+        if self.rolls_are_totals:
             return codes
         return ["" if c < 0 else self.roll_words(c) for c in codes]
 
@@ -274,7 +274,7 @@ class Game:
     @cached_property
     def _dice_of(self) -> dict[int, tuple[int, ...]]:
         """The throw each code stands for (a total stands for itself)."""
-        if self.rules.moves == "sum":
+        if self.rolls_are_totals:
             return {r: (r,) for r in self.outcomes}
         s = self.rules.sides
         pairs = {self.outcome_code((a, b)): (a, b) for a in range(1, s + 1) for b in range(a, s + 1)}
@@ -320,7 +320,7 @@ class Game:
         """Every move of every outcome, in canonical order (tuples of tiles compared lexicographically)."""
         masks, sizes = {}, {}
         for code in self.outcomes:
-            if self.rules.moves == "sum":
+            if self.rolls_are_totals:
                 subsets = subsets_with_total(code, self.tile_values, self.rules.most_per_move)
             else:
                 targets = TARGETS[self.rules.moves](self._dice_of[code])
@@ -363,7 +363,7 @@ def check_roll(roll: int, rules: Rules, board: int | None = None) -> int:
     else:
         totals, where = game.totals_from(board), f" from open {game.layout.label(board)}"
     if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or int(roll) not in totals:
-        shown = f"{totals[0]} to {totals[-1]}" if rules.moves == "sum" else "an outcome code of Game.outcome_code"
+        shown = f"{totals[0]} to {totals[-1]}" if game.rolls_are_totals else "an outcome code of Game.outcome_code"
         raise InputError(f"roll must be a total the dice can show{where}, {shown}; got {roll!r}")
     return int(roll)
 

@@ -875,12 +875,12 @@ def test_explorer_trainer_plays_a_whole_game_by_keyboard_alone(report_dir, brows
     active = ("var a = document.activeElement; return [a.id, a.getAttribute('data-tile'), "
               "a.getClientRects().length > 0 && getComputedStyle(a).visibility !== 'hidden', a.outerHTML.slice(0, 80)]")
 
-    def tab_to(element_id: str = "", tile: str | None = None) -> None:
+    def tab_to(element_id: str | None = None, tile: str | None = None) -> None:
+        """Press Tab until the element with that id, or that tile, has the keyboard."""
         for _ in range(200):
             now = browser.execute_script(active)
             assert now[2], f"Tab reached an element no one can see: {now[3]}"
-            if (tile is None and now[0] == element_id) or (tile is not None and now[1] == tile
-                                                            and element_id == "tile"):
+            if (now[1] == tile) if tile is not None else (now[0] == element_id):
                 return
             browser.switch_to.active_element.send_keys(Keys.TAB)
         raise AssertionError(f"Tab never reached {element_id or tile}")
@@ -899,7 +899,7 @@ def test_explorer_trainer_plays_a_whole_game_by_keyboard_alone(report_dir, brows
         best = browser.execute_script("return stbAdvise(arguments[0], arguments[1], arguments[2])", rules,
                                       open_tiles, int(faces[1]) + int(faces[2]))[0]["move"]
         for tile in best:
-            tab_to("tile", str(tile))
+            tab_to(tile=str(tile))
             browser.switch_to.active_element.send_keys(Keys.SPACE)
             assert browser.execute_script(active)[1] == str(tile), "the keyboard left the tile just picked"
         tab_to("stb-train-play")
