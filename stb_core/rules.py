@@ -366,7 +366,8 @@ class Rules:
         most = 1 if self.moves == "die-or-sum" else self.positions
         if self.max_per_move is not None and self.max_per_move >= most:
             found["max_per_move"] = ("a move shuts one tile" if self.moves == "die-or-sum" else
-                                     f"no move can shut more than the board's {self.positions} tiles")
+                                     ("the board has one tile" if self.positions == 1 else
+                                      f"no move can shut more than the board's {self.positions} tiles"))
         return found
 
     @property
