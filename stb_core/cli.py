@@ -23,6 +23,7 @@ from .boards import board_mask, layout_of, parse_tiles
 from .choice import TIE_BREAKS, get_tie_break
 from .cost import MEMORY_BUDGET, TIME_BUDGET, Estimate, counts_estimate, simulation_estimate, solve_cost
 from .counts import check_counts_reach, counts_by_moves
+from .frontier import DEFAULT_OBJECTIVES, check_objectives, frontier, frontier_estimate
 from .game import check_roll, game_of
 from .hindsight import hindsight, hindsight_estimate, hindsight_refusal
 from .luck import GRADE_NAMES, analyse, number_format, parse_record, record_of, thresholds
@@ -189,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=program_name(), description="Shut the Box, solved exactly.")
     parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser,
-                                     metavar="{solve,advise,distribution,counts,simulate,players,analyse,export}")
+                                     metavar="{solve,advise,distribution,counts,simulate,players,frontier,analyse,export}")
     single = [_rule_flags(), _play_flags(), _open_flag()]
     commands.add_parser("solve", parents=single, help="value of a board under a policy")
     advise = commands.add_parser("advise", parents=single, help="every legal move for a roll, best first")
@@ -202,6 +203,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="winning move sequences by number of moves")
     sim = commands.add_parser("simulate", parents=single, help="Monte Carlo games with 95%% intervals")
     pub = commands.add_parser("players", parents=[_rule_flags()], help="the pub game for stakes, 2-6 players")
+    front = commands.add_parser("frontier", parents=[_rule_flags()],
+                                help="every way of playing best for some mix of two objectives: the risk frontier")
+    _add(front, "--objectives", str, ",".join(DEFAULT_OBJECTIVES), f"the two objectives, first,second: two of "
+         f"{', '.join(OBJECTIVES)} (default {','.join(DEFAULT_OBJECTIVES)})")
+    front.add_argument("--exact", action="store_true",
+                       help="exact fractions (up to 16 tiles; Double Shutter up to 8 in front)")
     review = commands.add_parser("analyse", parents=[_rule_flags(), _play_flags()],
                                  help="a game's luck and decisions, turn by turn")
     _add(review, "--game", str, None, "the game, one turn per roll: the total, then the tiles shut joined by + (or "
@@ -549,6 +556,31 @@ def cmd_players(args, rules: Rules) -> None:
     _emit(args, payload, lines)
 
 
+def cmd_frontier(args, rules: Rules) -> None:
+    pair = check_objectives(args.objectives)
+    check_exact_reach(rules, args.exact)
+    names = " and ".join(o.name for o in pair)
+    progress = _announce(f"the frontier of {names}, {rules.describe()}", frontier_estimate(rules, args.exact))
+    found = frontier(rules, pair, exact=args.exact, progress=progress)
+    first, second = found.names
+    table = found.table()
+    payload = []
+    for row in table.itertuples(index=False):
+        corner = {"corner": int(row.corner), first: float(getattr(row, first)), second: float(getattr(row, second)),
+                  "weights": [float(row.w_low), float(row.w_high)],
+                  "price": None if row.price is None or row.price != row.price else float(row.price)}
+        if args.exact:
+            corner["exact"] = {first: _fraction(getattr(row, first)), second: _fraction(getattr(row, second)),
+                               "weights": [_fraction(row.w_low), _fraction(row.w_high)]}
+        payload.append(corner)
+    lines = [f"the frontier of {names}: {len(payload)} corner{'s' if len(payload) != 1 else ''}, {rules.describe()}",
+             f"  the weight w is the first objective's ({pair[0].name}); each corner is best for the weights shown",
+             f"  corner  {first:>14}  {second:>14}  w from      to"]
+    lines += [f"  {c['corner']:>6}  {c[first]:>14.9f}  {c[second]:>14.9f}  {c['weights'][0]:.6f}  "
+              f"{c['weights'][1]:.6f}" for c in payload]
+    _emit(args, payload, lines)
+
+
 def cmd_export(args, rules: Rules) -> None:
     try:
         from .report.export import ExportError, export
@@ -564,7 +596,8 @@ def cmd_export(args, rules: Rules) -> None:
 
 
 COMMANDS = {"solve": cmd_solve, "advise": cmd_advise, "distribution": cmd_distribution, "analyse": cmd_analyse,
-            "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players, "export": cmd_export}
+            "counts": cmd_counts, "simulate": cmd_simulate, "players": cmd_players, "frontier": cmd_frontier,
+            "export": cmd_export}
 
 
 def main(argv: list[str] | None = None) -> int:
