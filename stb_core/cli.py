@@ -33,6 +33,7 @@ from .players import (
     FAIR_TRIALS,
     PLAYERS_RANGE,
     SCORINGS,
+    SEAT_PLAYS,
     SHUT_PAYS_RANGE,
     PubGame,
     fair_shut_pays,
@@ -69,10 +70,13 @@ class _Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):
         given = [a.split("=", 1)[0] for a in (sys.argv[1:] if args is None else args) if a.startswith("--")]
-        repeated = sorted({flag for flag in given if given.count(flag) > 1})
+        repeated = sorted({flag for flag in given if given.count(flag) > 1 and flag not in REPEATABLE})
         if repeated:
             raise UserError(f"{repeated[0]} is given twice: give each option once")
         return super().parse_args(args, namespace)
+
+
+REPEATABLE = {"--seat"}  # the flags a command takes more than once (one seat each)
 
 
 # -- value types: each names its parameter and what is allowed ---------------------------------------------
@@ -110,6 +114,15 @@ def choice(name: str, options):
             raise UserError(f"{name} must be one of {', '.join(options)}; got {text!r}")
         return text
     return parse
+
+
+def seat_play(text: str) -> tuple[int, str]:
+    """``--seat K=PLAY``: a seat number and a play of ``SEAT_PLAYS`` (the seat's range is checked with the game)."""
+    seat, _, how = text.partition("=")
+    if not re.fullmatch(r" *[0-9]+ *", seat) or how.strip() not in SEAT_PLAYS:
+        raise argparse.ArgumentTypeError(f"seat must be K=PLAY, a seat number and one of {', '.join(SEAT_PLAYS)}, "
+                                         f"like 1=win; got {text!r}")
+    return int(seat), how.strip()
 
 
 def board_text(text: str) -> str:
@@ -229,6 +242,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add(pub, "--scoring", choice("scoring", SCORINGS), "sum", "score: sum of the open tiles, or their digits")
     _add(pub, "--shut-pays", number("shut_pays", *SHUT_PAYS_RANGE), 1.0,
          f"stakes each other player pays one who shuts the box ({SHUT_PAYS_RANGE[0]} to {SHUT_PAYS_RANGE[1]:,})")
+    pub.add_argument("--seat", action="append", type=seat_play, default=[], metavar="K=PLAY",
+                     help=f"seat K plays one way whatever the scores before it (repeatable): optimally for one "
+                     f"objective alone or by a named policy; one of {', '.join(SEAT_PLAYS)} (default stakes: the "
+                     f"best reply to the scores before it)")
+    _add(pub, "--tie-break", choice("tie_break", tuple(TIE_BREAKS)), "canonical",
+         f"which of equally good moves a seat with a fixed play makes: {', '.join(TIE_BREAKS)} (default canonical)")
     pub.add_argument("--fair", action="store_true", help="also find the shut_pays that makes seat 1 even")
     pub.add_argument("--exact", action="store_true", help="exact fractions (shut_pays given as a whole number)")
     return parser
@@ -531,17 +550,21 @@ def cmd_players(args, rules: Rules) -> None:
         if shut_pays != int(shut_pays):
             raise UserError(f"--exact needs shut_pays as a whole number; got {shut_pays:g}")
         shut_pays = int(shut_pays)
-    game = PubGame(rules, args.players, args.scoring, shut_pays)
+    seats = [seat for seat, _ in args.seat]
+    if len(set(seats)) < len(seats):
+        raise UserError(f"--seat names seat {next(k for k in seats if seats.count(k) > 1)} twice: give each seat once")
+    game = PubGame(rules, args.players, args.scoring, shut_pays, dict(args.seat), args.tie_break)
     estimate = play_estimate(game, args.exact) * (1 + (FAIR_TRIALS if args.fair else 0))
     progress = _announce(f"the pub game for {args.players} players, {rules.describe()}", estimate)
     result = play(game, exact=args.exact, progress=progress)
-    seats = [{"seat": int(r.seat), "expected_payoff": float(r.expected_payoff), "p_win": float(r.p_win),
-              "p_shut": float(r.p_shut)} for r in result.seats.itertuples()]
+    seats = [{"seat": int(r.seat), "plays": game.play_of(int(r.seat)), "expected_payoff": float(r.expected_payoff),
+              "p_win": float(r.p_win), "p_shut": float(r.p_shut)} for r in result.seats.itertuples()]
     payload = {"seats": seats, "p_tie": float(result.p_tie), "players": args.players, "scoring": args.scoring,
                "shut_pays": float(shut_pays), "rules": rules.describe()}
     lines = [f"{args.players} players, {args.scoring} scoring, a shut box pays {shut_pays:g} from each other player; "
-             f"{rules.describe()}", "  seat  expected winnings  P(win)    P(shut the box)"]
-    lines += [f"  {s['seat']:>4}  {s['expected_payoff']:>+17.6f}  {s['p_win']:.6f}  {s['p_shut']:.6f}" for s in seats]
+             f"{rules.describe()}", "  seat  plays           expected winnings  P(win)    P(shut the box)"]
+    lines += [f"  {s['seat']:>4}  {s['plays']:<14}  {s['expected_payoff']:>+17.6f}  {s['p_win']:.6f}  {s['p_shut']:.6f}"
+              for s in seats]
     lines.append(f"  the pot is split with probability {float(result.p_tie):.6f}")
     if args.fair:
         fair = fair_shut_pays(game, progress=progress)

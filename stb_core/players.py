@@ -10,9 +10,13 @@ the pot -- 1 stake from each other player -- and players tied for lowest share i
 tied, each of them wins ``n / c - 1`` and everyone else loses 1. Payoffs add up to zero.
 
 **Play.** Each player knows the scores already made and maximises their own expected winnings, knowing how the
-later seats will respond (backward induction over seats). When seat ``k`` plays, what matters of the earlier
-scores is the best one so far, ``b``, and how many share it, ``c``: the state ``(b, c)``. With ``G_k(b, c, in)``
-the expected winnings of a player who has already played (``in``: tied for the best), before seat ``k`` plays,
+later seats will respond (backward induction over seats): a seat playing for the ``stakes``, the default. A seat
+may instead play one way whatever the scores before it (``plays``): optimally for one objective alone (``win``,
+``remaining-sum``, ...) or by a named policy (``highest-tile``, ..., its dice chosen for the round's score); its
+result distribution ``P_k`` is then the same from every state, and the other seats play for the stakes knowing it.
+When seat ``k`` plays, what matters of the earlier scores is the best one so far, ``b``, and how many share it,
+``c``: the state ``(b, c)``. With ``G_k(b, c, in)`` the expected winnings of a player who has already played
+(``in``: tied for the best), before seat ``k`` plays,
 
 .. math::
 
@@ -40,11 +44,11 @@ import numpy as np
 
 from .choice import get_tie_break
 from .game import game_of
-from .objectives import check_digit_board, custom_objective, get_objective
-from .policies import OPTIMAL
+from .objectives import OBJECTIVES, check_digit_board, custom_objective, get_objective
+from .policies import OPTIMAL, POLICIES
 from .rules import InputError, Rules
 from .sweep import Solution, bellman_sweep, solve
-from .valuation import final_board_columns, reachable_boards
+from .valuation import evaluate, final_board_columns, final_board_probabilities, reachable_boards
 
 if TYPE_CHECKING:
     import pandas
@@ -55,6 +59,8 @@ PLAYERS_RANGE = (2, 6)
 # The bonus for a shut box, in stakes from each other player: from nothing extra (0) to 1,000 -- the range in which
 # float and exact runs play the same moves (at 10**9 the pot is lost in the bonus's rounding and they differ)
 SHUT_PAYS_RANGE = (0, 1000)
+STAKES = "stakes"  # a seat's default play: its best reply to the scores before it, for the round's payoffs
+SEAT_PLAYS = (STAKES, *OBJECTIVES, *(p for p in POLICIES if p != "optimal"))  # optimal play is named by its objective
 CHUNK = 64  # at most this many states of one seat solved together (columns of one sweep): measured fastest
 CHUNK_BYTES = 2 * 2**30  # and at most what their columns' arrays may hold together (Double Shutter: 14 columns)
 
@@ -67,6 +73,8 @@ class PubGame:
     players: int = 2          # 2-6 players, seat 1 first
     scoring: str = "sum"      # sum | digits
     shut_pays: Real = 1       # stakes paid by each other player to one who shuts the box (SHUT_PAYS_RANGE)
+    plays: dict | tuple = ()  # {seat: play} for seats not playing for the stakes (SEAT_PLAYS); a tuple once checked
+    tie_break: str = "canonical"  # how a seat with a fixed play chooses among equally good moves
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -79,6 +87,29 @@ class PubGame:
         if self.scoring == "digits":
             check_digit_board(game_of(self.rules), "scoring 'digits'")
         check_shut_pays(self.shut_pays)
+        object.__setattr__(self, "plays", check_plays(self.plays, self.players, self.rules))
+        get_tie_break(self.tie_break)
+
+    def play_of(self, seat: int) -> str:
+        """How seat ``seat`` (1 first) plays: ``stakes`` or a fixed play of :data:`SEAT_PLAYS`."""
+        return self.plays[seat - 1]
+
+
+def check_plays(plays, players: int, rules: Rules) -> tuple[str, ...]:
+    """One play per seat from ``{seat: play}`` (or a tuple of them, one per seat); :class:`InputError` naming the
+    seat and the choices for a seat outside 1 .. ``players`` or an unknown play."""
+    if isinstance(plays, tuple | list):
+        plays = dict(enumerate(plays, start=1))
+    if not isinstance(plays, dict):
+        raise InputError(f"plays must map seats to plays, like {{1: 'win'}}; got {plays!r}")
+    for seat, how in plays.items():
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= players:
+            raise InputError(f"seat must be a seat number from 1 to {players}; got {seat!r}")
+        if how not in SEAT_PLAYS:
+            raise InputError(f"seat {seat} must play one of {', '.join(SEAT_PLAYS)}; got {how!r}")
+        if how == "digits":
+            check_digit_board(game_of(rules), f"seat {seat}'s play 'digits'")
+    return tuple(plays.get(seat, STAKES) for seat in range(1, players + 1))
 
 
 def scorings_of(rules: Rules) -> tuple[str, ...]:
@@ -251,8 +282,8 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
     later: list = [None] * n
     h_tables: list = [None] * n
     won = game_of(rules).won
-    objective = get_objective("win")  # only its name and sense are read: seats maximise their winnings
     ranking = OPTIMAL.ranking(game_of(rules), get_tie_break("canonical"))
+    fixed = [fixed_play(game, how, exact) for how in game.plays]
     for seat in range(n, 0, -1):
         states = _seat_states(seat, scores)
         later[seat - 1] = g_next
@@ -264,10 +295,8 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
         for start in range(0, len(states), width):
             chunk = states[start:start + width]
             utility = np.stack([_utility(game, scores, g_next, b, c, exact, x) for b, c in chunk], axis=1)
-            values, dice, sigma = bellman_sweep(game_of(rules), objective, ranking, exact, utility)
-            ends = final_board_columns(game_of(rules), dice, sigma, exact=exact)
             rows = slice(start, start + len(chunk))
-            value[rows] = values[rules.full_board]
+            value[rows], ends = _turns(game_of(rules), ranking, fixed[seat - 1], utility, exact)
             shut[rows] = ends[won].sum(axis=0)
             finals = np.flatnonzero(~won & (scores.rank >= 0))
             np.add.at(result[rows].T, scores.rank[finals], ends[finals])
@@ -284,6 +313,31 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
             made.append((t_in, t_out))
         g_next, h_next = made
     return _forward(game, scores, seat_tables, later, h_tables, exact, x)
+
+
+def fixed_play(game: PubGame, how: str, exact: bool) -> np.ndarray | None:
+    """For a seat with a fixed play, the chance of each final board of its turn (the same from every state); None
+    for a seat playing for the stakes. An objective's name plays optimally for it alone; a policy's name plays it,
+    its dice chosen for the round's score."""
+    if how == STAKES:
+        return None
+    if how in OBJECTIVES:
+        solution = solve(game.rules, how, tie_break=game.tie_break, exact=exact)
+    else:
+        solution = evaluate(game.rules, SCORING_OBJECTIVES[game.scoring], how, tie_break=game.tie_break, exact=exact)
+    return final_board_probabilities(solution)
+
+
+def _turns(board_game, ranking, fixed: np.ndarray | None, utility: np.ndarray, exact: bool):
+    """One seat's turn from each state (a column of ``utility``: ``u_k`` over every board): its expected winnings
+    and the chance of each final board. Playing for the stakes, one sweep maximises every column's ``u_k``;
+    with a fixed play, the turn ends as it always does and is worth ``sum_F P(F) u_k(F)``."""
+    if fixed is None:
+        objective = get_objective("win")  # only its sense is read: seats maximise their winnings
+        values, dice, sigma = bellman_sweep(board_game, objective, ranking, exact, utility)
+        return values[board_game.full_board], final_board_columns(board_game, dice, sigma, exact=exact)
+    ends = np.repeat(fixed[:, None], utility.shape[1], axis=1)
+    return (ends * utility).sum(axis=0), ends
 
 
 def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact: bool, x) -> PubResult:

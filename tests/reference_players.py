@@ -4,6 +4,10 @@ rest of the round, which is itself expanded to the end. Exact fractions; small b
 tiles' values and score weights, the throws and the moves are the tests' reference ones (``reference.py``), so
 every layout and move rule the reference knows is played here too.
 
+A seat may instead play one fixed way whatever the scores (``plays``: ``{seat: (objective, policy)}``, seats from
+1): the reference solver's play of that policy for that objective (``reference.reference_play``), its moves and
+dice whatever the scores before it.
+
 Returns, for the first seat's turn from the full board, the expected payoff of each seat, each seat's chance of
 winning (alone or shared) and of shutting the box, and the chance that the pot is split.
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import cache
 
-from reference import dice_options, is_won, moves, outcomes, positions, value_of, weight_of
+from reference import dice_options, is_won, moves, outcomes, positions, reference_play, value_of, weight_of
 
 from stb_core import Rules
 
@@ -26,8 +30,11 @@ def score(rules: Rules, open_tiles: frozenset, scoring: str) -> int:
     return int("".join(map(str, tiles))) if tiles else 0
 
 
-def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict:
+def reference_round(rules: Rules, players: int, scoring: str, shut_pays, plays: dict | None = None,
+                    tie_break: str = "canonical") -> dict:
     x = Fraction(shut_pays)
+    fixed = {seat - 1: reference_play(rules, objective, policy, tie_break)
+             for seat, (objective, policy) in (plays or {}).items()}
     full = frozenset(positions(rules))
     zero = (Fraction(0),) * players
 
@@ -57,6 +64,8 @@ def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict
         seat = len(scores)
         if is_won(rules, board):
             return outcome_vector(scores, seat)
+        if seat in fixed:
+            return fixed_turn(scores, board, fixed[seat])
         options = []
         for dice in dice_options(rules, board):
             total = (zero, zero, zero, Fraction(0))
@@ -72,6 +81,21 @@ def reference_round(rules: Rules, players: int, scoring: str, shut_pays) -> dict
                          total[3] + p * result[3])
             options.append(total)
         return max(options, key=lambda r: r[0][seat])  # the rules' dice first: ties keep them
+
+    def ended(scores: tuple, board: frozenset) -> tuple:
+        after = scores + (score(rules, board, scoring),)
+        return round_from(after) if len(after) < players else outcome_vector(after, None)
+
+    def fixed_turn(scores: tuple, board: frozenset, play) -> tuple:
+        """A seat with a fixed play: its dice and each move's chance from the reference solver's play."""
+        total = (zero, zero, zero, Fraction(0))
+        for roll, p in outcomes(rules, play.dice(board)).items():
+            chances = play.chances(board, roll)
+            results = [(c, turn(scores, board - set(m))) for m, c in chances.items()] or [(1, ended(scores, board))]
+            for c, result in results:
+                total = (add(total[0], result[0], p * c), add(total[1], result[1], p * c),
+                         add(total[2], result[2], p * c), total[3] + p * c * result[3])
+        return total
 
     payoff, win, shut, split = round_from(())
     return {"expected_payoff": list(payoff), "p_win": list(win), "p_shut": list(shut), "p_tie": split}

@@ -152,7 +152,9 @@ def test_players(capsys):
     result = run_json(capsys, "players", "--players", "3", "--scoring", "digits", "--shut-pays", "2", "--tiles", "6")
     assert [s["seat"] for s in result["seats"]] == [1, 2, 3]
     assert sum(s["expected_payoff"] for s in result["seats"]) == pytest.approx(0, abs=1e-12)
-    assert set(result["seats"][0]) == {"seat", "expected_payoff", "p_win", "p_shut"} and 0 <= result["p_tie"] <= 1
+    assert set(result["seats"][0]) == {"seat", "plays", "expected_payoff", "p_win", "p_shut"}
+    assert 0 <= result["p_tie"] <= 1
+    assert [s["plays"] for s in result["seats"]] == ["stakes"] * 3
     fair = run_json(capsys, "players", "--tiles", "6", "--fair")
     assert "fair_shut_pays" in fair
 

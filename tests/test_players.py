@@ -151,3 +151,81 @@ def test_the_digits_score_only_a_row():
     assert fair_bonus_table(double, range(2, 3))["scoring"].tolist() == ["sum"]
     with pytest.raises(RulesError, match="scoring 'digits' reads a row"):
         PubGame(double, 2, "digits")
+
+
+# -- a fixed way of playing in any seat ------------------------------------------------------------------------
+SEAT_CASES = [
+    (Rules(tiles=5), 2, {1: "win"}),
+    (Rules(tiles=5), 2, {2: "highest-tile"}),
+    (Rules(tiles=5), 3, {2: "random", 3: "largest-tile"}),
+    (Rules(tiles=4, one_die="high-shut"), 2, {1: "remaining-sum"}),
+    (Rules(tiles=5, one_die="high-shut"), 2, {1: "highest-tile"}),  # its dice chosen for the sum, not the win
+    (Rules(tiles=3, layout="double-shutter"), 2, {1: "lowest-tile"}),
+    (Rules(tiles=4, moves="die-or-sum"), 2, {2: "most-tiles"}),
+]
+REFERENCE_PLAYS = {"win": ("win", "optimal"), "remaining-sum": ("remaining-sum", "optimal")}
+
+
+@pytest.mark.parametrize(("rules", "players", "plays"), SEAT_CASES, ids=str)
+def test_a_fixed_play_in_any_seat_matches_a_game_tree_recursion(rules, players, plays):
+    """A seat playing one way whatever the scores (an objective alone, or a named policy with its dice chosen for
+    the sum), the others replying for the stakes: every seat's payoff, win and shut chance, exactly as the plain
+    recursion plays it out."""
+    game = PubGame(rules, players, "sum", 1, plays)
+    got = play(game, exact=True)
+    as_reference = {seat: REFERENCE_PLAYS.get(how, ("remaining-sum", how)) for seat, how in plays.items()}
+    expected = reference_round(rules, players, "sum", 1, as_reference)
+    for column in ("expected_payoff", "p_win", "p_shut"):
+        assert list(got.seats[column]) == expected[column], column
+    assert got.p_tie == expected["p_tie"]
+
+
+def test_a_seat_playing_for_the_stakes_does_no_worse_than_a_rule_of_thumb():
+    """Seat 1 against an optimal seat 2: its best reply is worth at least any fixed way of playing; the payoffs of a
+    round still add to zero."""
+    rules = Rules(tiles=6)
+    best = play(PubGame(rules, 2), exact=True).seats["expected_payoff"][0]
+    for how in ("win", "remaining-sum", "highest-tile", "random"):
+        seats = play(PubGame(rules, 2, plays={1: how}), exact=True).seats
+        assert seats["expected_payoff"][0] <= best
+        assert sum(seats["expected_payoff"]) == 0
+
+
+@pytest.mark.parametrize(("plays", "message"), [
+    ({3: "win"}, "seat must be a seat number from 1 to 2; got 3"),
+    ({1: "optimal"}, "seat 1 must play one of stakes, win, remaining-sum"),
+    ({1: "luck"}, "seat 1 must play one of stakes"),
+    ("win", "plays must map seats to plays"),
+])
+def test_bad_seat_plays_are_refused_naming_the_seat(plays, message):
+    with pytest.raises(RulesError, match=message):
+        PubGame(Rules(tiles=4), 2, plays=plays)
+
+
+def test_the_command_plays_a_named_policy_in_a_seat(capsys):
+    """``stb players --seat 1=highest-tile --seat 3=win``: each seat's play and the plain recursion's numbers."""
+    import json
+
+    from stb_core.cli import main
+
+    assert main(["players", "--tiles", "4", "--players", "3", "--seat", "1=highest-tile", "--seat", "3=win",
+                 "--json"]) == 0
+    seats = json.loads(capsys.readouterr().out)["seats"]
+    expected = reference_round(Rules(tiles=4), 3, "sum", 1, {1: ("remaining-sum", "highest-tile"),
+                                                             3: ("win", "optimal")})
+    assert [s["plays"] for s in seats] == ["highest-tile", "stakes", "win"]
+    assert [s["expected_payoff"] for s in seats] == pytest.approx([float(v) for v in expected["expected_payoff"]],
+                                                                 abs=1e-12)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seat", "1=luck"], "argument --seat: seat must be K=PLAY"),
+    (["--seat", "3=win"], "seat must be a seat number from 1 to 2; got 3"),
+    (["--seat", "1=win", "--seat", "1=random"], "--seat names seat 1 twice"),
+])
+def test_the_command_refuses_a_bad_seat_in_one_line(argv, message, capsys):
+    from stb_core.cli import main
+
+    assert main(["players", "--tiles", "4", *argv]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error
