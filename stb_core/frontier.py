@@ -53,7 +53,8 @@ DEFAULT_OBJECTIVES = ("win", "remaining-sum")
 # The name each objective's expected value goes by in a frontier's table and JSON
 VALUE_NAMES = {"win": "p_win", "remaining-sum": "expected_sum", "flipped-count": "expected_tiles_shut",
                "digits": "expected_digits"}
-TYPICAL_CORNERS = 12  # the estimate's guess at the number of corners (the classic game has about this many)
+TYPICAL_CORNERS = 12  # the fewest corners an estimate assumes
+SECONDS_PER_WEIGHTING = 0.01  # measured: what one weighting costs beside its sweep (its objective, its points)
 
 
 @dataclass(frozen=True)
@@ -282,8 +283,11 @@ def policy_point(rules: Rules, objectives, policy: str, *, exact: bool = False) 
 
 
 def frontier_estimate(rules: Rules, exact: bool = False) -> Estimate:
-    """What a frontier is expected to take: about ``2 k + 1`` solves and as many forward passes for ``k`` corners
-    (``TYPICAL_CORNERS`` assumed; the number is not known before the search)."""
+    """What a frontier is expected to take: two solves and two forward passes per corner, for a number of corners
+    guessed from the game (measured: about one per 8 boards with 11 outcomes, more with more outcomes, and about
+    eight times as many where one tile takes a die or the sum; at least ``TYPICAL_CORNERS``); the number is not known
+    before the search."""
     cost = solve_cost(rules)
-    one = cost.estimate("auto", exact).then(cost.follow("forward", exact))
-    return one * (2 * TYPICAL_CORNERS + 1)
+    corners = max(TYPICAL_CORNERS, cost.boards / 8 * cost.rolls / 11 * (8 if rules.moves == "die-or-sum" else 1))
+    one = cost.estimate("auto", exact).then(cost.follow("forward", exact)) + Estimate(SECONDS_PER_WEIGHTING)
+    return one * (2 * corners + 1)

@@ -56,7 +56,7 @@ from stb_core.report.lint import lint_text
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError
 from stb_core.sources.findings import merge
-from stb_core.sources.words import READER_NAMES
+from stb_core.sources.words import GOAL_ALONE, READER_NAMES
 
 NUMBER_WORDS = {"no": 0, "none": 0, "neither": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
                 "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
@@ -225,7 +225,7 @@ def shown_matches(fact: dict) -> bool:
     """Whether the text shown for a fact is its value as its unit writes it."""
     shown, value, unit, decimals = fact["shown"], fact["value"], fact["unit"], fact.get("decimals")
     if unit == "pp_abs":
-        return abs(float(shown.split()[0]) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
+        return abs(float(shown.split()[0].rstrip("%")) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
     if unit in ("percent", "pp", "number", "share", "hundredths"):
         if shown.startswith(("<", ">")):
             return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
@@ -241,6 +241,8 @@ def shown_matches(fact: dict) -> bool:
         return shown == str(value).replace("[", "{").replace("]", "}")
     if unit == "name":
         return shown == READER_NAMES.get(value, value)
+    if unit == "play":
+        return shown == GOAL_ALONE.get(value, READER_NAMES.get(value, value))
     if unit == "fraction":
         return as_exact(shown.replace("−", "-")) == as_exact(value) or same(shown, value)
     if isinstance(value, bool) or isinstance(value, list):

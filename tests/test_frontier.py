@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from reference import reference_value
@@ -87,9 +88,15 @@ def test_the_float_frontier_is_the_exact_one_within_rounding(case):
 
 
 def test_the_classic_frontier_exactly():
-    """Tiles 1–9, two dice: the exact frontier's corners are the reference's (about ten seconds each)."""
+    """Tiles 1–9, two dice: the exact frontier's corners are the reference's (about ten seconds each), and the
+    README's sentence on it (its corners, the whole trade in winning and in sum) states the reference's numbers."""
     rules = Rules()
-    assert [c.values for c in frontier(rules, exact=True).corners] == list(reference_frontier(rules))
+    expected = reference_frontier(rules)
+    assert [c.values for c in frontier(rules, exact=True).corners] == list(expected)
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    win, total = expected[0][0] - expected[-1][0], expected[0][1] - expected[-1][1]
+    assert f"the frontier has {len(expected)} corners" in readme
+    assert f"is {100 * float(win):.3f} percentage points of winning against {float(total):.3f} points of sum" in readme
 
 
 @pytest.mark.parametrize("policy", ["highest-tile", "largest-tile", "lowest-tile", "most-tiles", "random"])

@@ -268,6 +268,30 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("example-board", "won"): ("whether the game is already won on the board", FLAG),
     ("example-board", "dice"): ("the numbers of dice the rules let the player roll from the board", TEXT),
     ("example-board", "can_roll_8"): ("whether those dice can show a roll of 8", FLAG),
+    ("risk-frontier", "corner"): ("the corner's place on the frontier, from the most wins (1) to the lowest sum",
+                                  COUNT),
+    ("risk-frontier", "p_win"): ("the chance of winning when the corner's way of playing plays", P),
+    ("risk-frontier", "expected_sum"): ("the expected sum left open when the corner's way of playing plays", SUM),
+    ("risk-frontier", "w_low"): ("the least weight on the chance of winning (against 1 minus it on minus the sum "
+                                 "left) for which the corner's way of playing is optimal", RATIO),
+    ("risk-frontier", "w_high"): ("the greatest such weight", RATIO),
+    ("risk-frontier", "points_per_pp"): ("along the edge to the next corner: the points of sum left one percentage "
+                                         "point more of winning costs (empty at the last corner)", "points per pp"),
+    ("frontier-rules-of-thumb", "p_win"): ("the rule of thumb's chance of winning", P),
+    ("frontier-rules-of-thumb", "expected_sum"): ("the rule of thumb's expected sum left open", SUM),
+    ("frontier-rules-of-thumb", "win_given_up"): ("the chance of winning the frontier reaches at the rule's own "
+                                                  "expected sum, minus the rule's", PP),
+    ("frontier-rules-of-thumb", "sum_given_up"): ("the rule's expected sum left, minus the least the frontier "
+                                                  "reaches at the rule's own chance of winning", SUM),
+    ("seat-costs", "play"): ("how the seat plays whatever the scores: an objective played for alone, or a named "
+                             "rule of thumb", TEXT),
+    ("seat-costs", "expected_payoff"): ("the seat's expected winnings when it plays that way and every other seat "
+                                        "plays for the stakes", STAKES),
+    ("seat-costs", "stakes_payoff"): ("the seat's expected winnings when it too plays for the stakes", STAKES),
+    ("seat-costs", "cost"): ("what playing that way costs the seat: its winnings playing for the stakes minus its "
+                             "winnings playing that way", STAKES),
+    ("seat-costs", "p_shut"): ("the chance the seat shuts the box (under a threshold: reaches it) playing that way",
+                               P),
     ("seats", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
     ("seats-by-players", "p_win"): ("the chance the seat wins the pot, alone or shared, or shuts the box", P),
     ("simulation", "p_win"): ("the share of simulated rounds the seat won, alone or shared", P),

@@ -4,6 +4,7 @@ report's colours and names. Captions and alt text belong to the page (``Page.fig
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 
 import matplotlib.ticker as mticker
@@ -462,4 +463,26 @@ def luck_and_loss(per_game: pd.DataFrame, names: dict, objective: str = "win"):
                 ax.set_title(names[play])
         axes[row, 0].set_ylabel("share of games")
         _percent_axis(axes[row, 0].yaxis)
+    return fig
+
+
+def risk_frontier(corners: pd.DataFrame, thumbs: pd.DataFrame, won: str = "chance of shutting the box"):
+    """Two panels, the expected sum left across and the chance of winning up: every rule of thumb (``thumbs``:
+    ``policy_name``, ``p_win``, ``expected_sum``) with the frontier's corners joined by its edges (``corners``, the
+    most wins first); the second panel zoomed on the frontier alone."""
+    fig, axes = style.figure("full", 2.8, ncols=2)
+    for ax in axes:
+        ax.plot(corners["expected_sum"], corners["p_win"], color=style.BLACK, lw=1, marker="o", ms=2.5,
+                label="the frontier (its corners)", zorder=3)
+        ax.set_xlabel("expected sum left")
+        _percent_axis(ax.yaxis)
+    axes[0].set_ylabel(won)
+    markers = "sDv^P*Xh"
+    for (_, row), marker in zip(thumbs.iterrows(), itertools.cycle(markers), strict=False):
+        axes[0].scatter(row["expected_sum"], row["p_win"], s=28, marker=marker, color=style.SERIES[
+            list(thumbs.index).index(row.name) % len(style.SERIES)], label=row["policy_name"], zorder=4)
+    axes[0].set_title("every rule of thumb, and the frontier", fontsize=8)
+    axes[1].set_title("the frontier, close up", fontsize=8)
+    axes[1].yaxis.set_major_formatter(mticker.PercentFormatter(1.0, decimals=3))
+    axes[0].legend(fontsize=6.5, loc="upper right", frameon=False)
     return fig

@@ -20,6 +20,7 @@ The chapter's parts, in page order: :func:`seats_part`, :func:`two_games_part`, 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -27,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements
+from ..choice import NO_LOSS
 from ..game import game_of
 from ..objectives import custom_objective
 from ..players import (
@@ -43,7 +45,7 @@ from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, parameter
-from .words import a_roll, counted, listing, number, percent, points, winning
+from .words import a_roll, counted, listing, number, percent, play_name, points, winning
 
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
 SECOND_GOALS = ("beat", "tie-or-beat")
@@ -440,6 +442,67 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
     return part
 
 
+SEAT_RULES = ("win", "highest-tile", "largest-tile", "random")  # set in one seat against the stakes, beside solo play
+
+
+def seat_plays(scoring: str) -> tuple[str, ...]:
+    """The ways of playing set in one seat: solo play for the round's score, then :data:`SEAT_RULES`."""
+    return (SCORING_OBJECTIVES[scoring], *SEAT_RULES)
+
+
+def seat_costs_table(rules: Rules, players: int, scoring: str, shut_pays: float, progress=None) -> pd.DataFrame:
+    """For each seat and each way of playing of :func:`seat_plays`: the seat's expected winnings when it plays that
+    way whatever the scores and every other seat plays for the stakes (knowing it), against its winnings when it
+    too plays for the stakes; ``cost`` is the difference (stakes per round; floats)."""
+    base = play(PubGame(rules, players, scoring, shut_pays), progress=progress).seats["expected_payoff"]
+    rows = []
+    for seat in range(1, players + 1):
+        for how in seat_plays(scoring):
+            seats = play(PubGame(rules, players, scoring, shut_pays, {seat: how}), progress=progress).seats
+            payoff, best = float(seats["expected_payoff"][seat - 1]), float(base[seat - 1])
+            rows.append({"seat": seat, "play": how, "expected_payoff": payoff, "stakes_payoff": best,
+                         "cost": best - payoff if abs(best - payoff) > NO_LOSS else 0.0,
+                         "p_shut": float(seats["p_shut"][seat - 1])})
+    return pd.DataFrame(rows)
+
+
+def seat_costs_part(rules: Rules, players: int, scoring: str, shut_pays: float, progress=None) -> Part:
+    """What a rule of thumb, or solo play, costs one seat against opponents who play for the stakes."""
+    part = Part()
+    table = part.table("seat-costs", seat_costs_table(rules, players, scoring, shut_pays, progress))
+    s = Sentence()
+    ends = {end: {c: table.fact(f"{end}_{c}", c, "first", order=[("cost", order), ("seat", "asc")])
+                  for c in ("seat", "play", "cost")} for end, order in (("cheapest", "asc"), ("dearest", "desc"))}
+    solo = table.cell("solo_cost", "cost", seat=1, play=SCORING_OBJECTIVES[scoring])
+
+    def amount(fact) -> str:
+        if s.holds(fact, "<=", NO_LOSS) and s.holds(fact, ">=", -NO_LOSS):
+            return "nothing"
+        shown = s(fact, abs_stakes(fact.value))
+        return f"a gain of {shown}" if s.holds(fact, "<", 0) else shown
+
+    def end(key: str) -> str:
+        return f"{amount(ends[key]['cost'])} ({s(ends[key]['play'], play_name)}, seat {s(ends[key]['seat'])})"
+
+    text = (f"Against opponents who play for the stakes and know how it plays, a fixed way of playing costs its seat "
+            f"from {end('cheapest')} to {end('dearest')} per round. Playing seat 1 as a solo player would, for "
+            f"{SOLO[scoring]}, costs it {amount(solo)} per round.")
+    part.add(s.finding("seat-costs", text, kind="text"))
+    return part
+
+
+def abs_stakes(x) -> Callable:
+    """A format for a cost in per cent of a stake, unsigned (its sign is said in words), with two significant digits
+    at least: ``0.0123`` -> ``1.23% of a stake``, ``0.0000412`` -> ``0.0041% of a stake``."""
+    size = abs(100 * float(x))
+    decimals = 2 if size == 0 or size >= 0.01 else min(8, 1 - math.floor(math.log10(size)))
+
+    def show(value) -> str:
+        return f"{abs(100 * float(value)):.{decimals}f}% of a stake"
+    show.unit, show.decimals = "pp_abs", decimals
+    return show
+
+
 def simulation_part(seats: Part, rounds: int, seed: int) -> Part:
     """Whole rounds played seat by seat with every seat's strategy (seeded), beside the exact values."""
     part = Part()
@@ -469,13 +532,14 @@ def headline(seats: Part, fair: Part, max_players: int) -> dict:
             f"fair bonus, {min(4, max_players)} players, sum": fair_shown}
 
 
-@analysis_of(seats_part, players_part, fair_part, first_seat_part)
+@analysis_of(seats_part, players_part, fair_part, first_seat_part, seat_costs_part)
 def pipeline(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: float = 1.0, max_players: int = 4,
              rounds: int = 100_000, seed: int = 1) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     seats = seats_part(rules, players, scoring, shut_pays)
     return [seats, two_games_part(seats), players_part(rules, scoring, shut_pays, max_players),
-            fair_part(rules, max_players), first_seat_part(rules, seats), simulation_part(seats, rounds, seed)]
+            fair_part(rules, max_players), first_seat_part(rules, seats),
+            seat_costs_part(rules, players, scoring, shut_pays), simulation_part(seats, rounds, seed)]
 
 
 def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: float = 1.0, max_players: int = 4,
@@ -487,7 +551,7 @@ def estimate(rules: Rules, players: int = 2, scoring: str = "sum", shut_pays: fl
     def game(n: int, how: str) -> Estimate:
         return play_estimate(PubGame(rules, n, how, 1))
 
-    total = game(players, scoring) * 2
+    total = game(players, scoring) * (2 + players * len(seat_plays(scoring)))
     for n in range(2, max_players + 1):
         total = total + game(n, scoring) + sum((game(n, how) * FAIR_TRIALS for how in scorings_of(rules)), Estimate())
     return total + Estimate(rounds * players * (rules.tiles + 2) * 3e-6)

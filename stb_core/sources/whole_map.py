@@ -20,6 +20,8 @@ from ..analysis import choice_disagreements, decision_losses, dice_choices_table
 from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards, tables_bytes
 from ..choice import NO_LOSS, TIE_BREAKS, no_loss
+from ..frontier import frontier, frontier_estimate
+from ..frontier import policy_point as frontier_point
 from ..game import game_of
 from ..objectives import get_objective
 from ..rules import InputError, Rules, analysis_of, one_die_when
@@ -738,6 +740,109 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
     return part
 
 
+# -- section 10: the risk frontier ----------------------------------------------------------------------------------
+FRONTIER_POLICIES = ("highest-tile", "largest-tile", "lowest-tile", "most-tiles", "most-options", "sequence-count",
+                     "random")  # the rules of thumb set against the frontier (the sources' rules among them)
+
+
+def frontier_table(found) -> pd.DataFrame:
+    """The corners of a frontier between the chance of winning and the expected sum left (floats), the most wins
+    first: each corner's values, its interval of weights on the win, and the price of the edge to the next corner in
+    points of sum per percentage point of winning."""
+    table = found.table()
+    return table.assign(points_per_pp=table["price"].astype(float) / 100).drop(columns="price")
+
+
+def frontier_thumbs(found) -> pd.DataFrame:
+    """Each rule of thumb's chance of winning and expected sum left, and what it gives up against the frontier
+    ``found``: the chance of winning at its own expected sum, the sum at its own chance (:meth:`Frontier.gives_up`)."""
+    rows = []
+    for policy in FRONTIER_POLICIES:
+        p, total = frontier_point(found.rules, ("win", "remaining-sum"), policy)
+        win, more = found.gives_up((p, total))
+        rows.append({"policy": policy, "p_win": float(p), "expected_sum": float(total),
+                     "win_given_up": float(win) + 0.0, "sum_given_up": float(more) + 0.0})
+    return pd.DataFrame(rows)
+
+
+def frontier_part(rules: Rules) -> Part:
+    """The risk frontier between the win and a low sum (:mod:`stb_core.frontier`), and the rules of thumb below it."""
+    part = Part()
+    found = frontier(rules, ("win", "remaining-sum"))
+    corners = part.table("risk-frontier", frontier_table(found))
+    thumbs = part.table("frontier-rules-of-thumb", frontier_thumbs(found))
+    part.add(frontier_finding(rules, corners), thumbs_finding(thumbs), frontier_alt(corners, thumbs))
+    return part
+
+
+def frontier_alt(corners, thumbs) -> object:
+    """The frontier figure in words."""
+    s = Sentence()
+    count = corners.count("alt_corners")
+    rules_count = thumbs.count("alt_rules")
+    return s.finding("frontier-alt", (
+        f"Two scatter panels of the chance of winning against the expected sum left: on the left, "
+        f"{s(rules_count, counted('rule of thumb', 'rules of thumb'))} as points and the frontier as a line of "
+        f"{s(count, counted('corner'))} at the top left; on the right, the frontier alone, close up."), kind="alt")
+
+
+def frontier_finding(rules: Rules, corners) -> object:
+    """The frontier in one paragraph: its ends, its corners and what the last share of wins costs."""
+    s = Sentence()
+    count = corners.count("corners")
+    most = {c: corners.cell(f"most_wins_{c}", c, corner=1) for c in ("p_win", "expected_sum")}
+    if not s.holds(count, ">", 1):
+        return s.finding("frontier", (
+            f"One way of playing is best for both goals at once: it wins {s(most['p_win'], percent(2))} of games and "
+            f"leaves {s(most['expected_sum'], number(3))} on average; there is no trade-off to make."))
+    last = len(corners)
+    low = {c: corners.cell(f"lowest_sum_{c}", c, corner=last) for c in ("p_win", "expected_sum")}
+    gain = derived("win_gained", "difference", most["p_win"], low["p_win"])
+    cost = derived("sum_paid", "difference", most["expected_sum"], low["expected_sum"])
+    dearest = corners.cell("dearest_price", "points_per_pp", corner=1)
+    cheapest = corners.cell("cheapest_price", "points_per_pp", corner=last - 1)
+    price = apart(number, 3, dearest.value, cheapest.value)
+    if s.holds(count, "==", 2):
+        prices = (f"Along the one edge between them, one percentage point of winning costs {s(dearest, price)} points "
+                  f"of sum.")
+    else:
+        prices = (f"The last share of wins is the dearest: next to the most-wins corner one percentage point of "
+                  f"winning costs {s(dearest, price)} points of sum, next to the lowest-sum corner "
+                  f"{s(cheapest, price)}.")
+    return s.finding("frontier", (
+        f"The frontier runs from the most wins ({s(most['p_win'], percent(3))} of games, "
+        f"{s(most['expected_sum'], number(3))} left on average) to the lowest sum left "
+        f"({s(low['expected_sum'], number(3))} on average, {s(low['p_win'], percent(3))} of games won); the search "
+        f"finds {s(count, integer)} corners on it in floating point, each a way of playing that is best for some "
+        f"mix of the two goals. From one end to the other, {s(gain, points(3))} of winning trade for "
+        f"{s(cost, number(3))} points of sum. {prices}"))
+
+
+def thumbs_finding(thumbs) -> object:
+    """The rules of thumb nearest to and farthest from the frontier, in winning chance at their own sum (every rule
+    that shares the nearest or farthest distance named)."""
+    s = Sentence()
+    ends = {}
+    for end, agg in (("nearest", "min"), ("farthest", "max")):
+        distance = thumbs.fact(f"{end}_win_given_up", "win_given_up", agg)
+        ends[end] = (thumbs.fact(f"{end}_policies", "policy", "list", [("win_given_up", "==", distance.value)]),
+                     distance)
+
+    def who(end: str) -> str:
+        return s(ends[end][0], lambda v: listing([named(p) for p in v]))
+
+    if s.holds(ends["farthest"][1], "<=", NO_LOSS):
+        return s.finding("frontier-thumbs", "Every rule of thumb plays a point of the frontier here: none gives up "
+                                            "anything in either goal.", kind="text")
+    verb = "gives" if len(ends["nearest"][0].value) == 1 else "give"
+    nearest = (f"{verb} up nothing" if s.holds(ends["nearest"][1], "<=", NO_LOSS) else
+               f"{verb} up the least chance of winning ({s(ends['nearest'][1], points(3))})")
+    return s.finding("frontier-thumbs", (
+        f"The rules of thumb lie on or below the frontier. At its own expected sum, {who('nearest')} {nearest} and "
+        f"{who('farthest')} the most ({s(ends['farthest'][1], points(2))}): for a player who cares about both goals, "
+        f"the distance to the frontier is what a rule of thumb costs."), kind="text")
+
+
 def _tile_counts(values) -> str:
     """``13, 14 and 15 tiles``, ``3 tiles``, ``1 tile``: boards of these sizes (singular only for one tile)."""
     values = list(values)
@@ -777,13 +882,14 @@ def headline(rules: Rules, variants: Part, cards: Part) -> dict:
 
 
 @analysis_of(variants_part, prices_part, mistakes_part, cards_part, disagreements_part, endings_part, ties_part,
-             openings_part, more_tiles_part)
+             openings_part, more_tiles_part, frontier_part)
 def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
              card_lines: int = 3, card_objective: str = "win") -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     return [variants_part(rules, compare_tiles), prices_part(rules), mistakes_part(rules),
             cards_part(rules, card_lines, card_objective, margin_percent), disagreements_part(rules),
-            endings_part(rules), ties_part(rules), openings_part(rules), more_tiles_part(rules, max_tiles)]
+            endings_part(rules), ties_part(rules), openings_part(rules), more_tiles_part(rules, max_tiles),
+            frontier_part(rules)]
 
 
 __all__ = ["VARIANTS", "allowed_or_forced", "dice_advice", "disagreement_summary", "final_sum_table", "loss_summary",
@@ -811,4 +917,5 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
             game = replace(rules, tiles=n, dice=d)
             fractions = solve_estimate(game, exact=True) if game.positions <= EXACT_UP_TO else Estimate()
             total = total + solve_estimate(game) * 3 + fractions
+    total = total + frontier_estimate(rules) + main * (2 * len(FRONTIER_POLICIES))
     return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves

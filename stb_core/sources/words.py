@@ -169,6 +169,19 @@ def named(key) -> str:
 named.unit = "name"
 
 
+GOAL_ALONE = {"win": "play for the win alone", "remaining-sum": "play for the lowest sum alone",
+              "flipped-count": "play for the most tiles shut alone", "digits": "play for the lowest digit score alone"}
+
+
+def play_name(how: str) -> str:
+    """How a seat's fixed play reads: an objective played for alone (``play for the win alone``), or a policy's
+    name."""
+    return GOAL_ALONE.get(how) or named(how)
+
+
+play_name.unit = "play"
+
+
 # -- words that follow the numbers --------------------------------------------------------------------------
 NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
