@@ -1136,6 +1136,84 @@ SIMULATED = "a simulation: the chapter's own checks hold it to its exact value's
 OTHER_GAMES = "the sources' printed figures, each from its own game, whatever the run: checked in the default report"
 CHECKS = "the checks against the sources: their own figures, compared by the verdict rule's tests"
 
+def risk_frontier(tables, values, rules):
+    """The float frontier's corners are the plain reference's (:mod:`reference_frontier`, exact), each to 1e-9: every
+    corner shown is a reference corner, and a reference corner not shown lies on an edge shown to within 1e-9 (a
+    float run merges what rounding cannot tell apart, as the page says); each edge's price is the corners' own, to
+    what their printed digits can tell."""
+    from reference_frontier import reference_frontier
+
+    table = tables["risk-frontier"]
+    shown = list(zip(table["p_win"], table["expected_sum"], strict=True))
+    exact = [(float(p), float(e)) for p, e in reference_frontier(rules)]
+    close = lambda a, b: abs(a[0] - b[0]) <= 1e-9 and abs(a[1] - b[1]) <= 1e-9 * max(1, abs(b[1]))  # noqa: E731
+    assert all(any(close(c, e) for e in exact) for c in shown), ("risk-frontier", shown, exact)
+    for e in exact:
+        if not any(close(c, e) for c in shown):
+            assert any(_on_segment(e, a, b) for a, b in zip(shown, shown[1:], strict=False)), ("risk-frontier", e)
+    for i in range(len(shown) - 1):  # to what the two corners' printed digits can tell (a ratio of close values)
+        (p, e), (q, f) = shown[i], shown[i + 1]
+        price = (e - f) / (p - q) / 100  # the CSV keeps 14 significant digits of each value
+        slack = 1e-14 * (abs(e) + abs(f) + 100 * abs(price) * (abs(p) + abs(q))) / abs(p - q) / 100
+        assert abs(table["points_per_pp"][i] - price) <= 1e-9 * abs(price) + slack, ("risk-frontier price", i)
+
+
+def _on_segment(point, a, b) -> bool:
+    """Whether ``point`` lies on the segment from ``a`` to ``b`` (win, sum) to within 1e-9."""
+    share = (a[0] - point[0]) / (a[0] - b[0]) if a[0] != b[0] else 0.0
+    return -1e-9 <= share <= 1 + 1e-9 and abs(a[1] + share * (b[1] - a[1]) - point[1]) <= 1e-9 * max(1, abs(point[1]))
+
+
+def frontier_thumbs(tables, values, rules):
+    """Each rule of thumb's chance of winning and expected sum left, its dice chosen for the win, followed forward by
+    the plain solver; what it gives up, against the reference frontier, at its own sum and at its own chance."""
+    from reference_frontier import reference_frontier
+
+    corners = [(float(p), -float(e)) for p, e in reference_frontier(rules)]
+    expected = []
+    for policy in tables["frontier-rules-of-thumb"]["policy"]:
+        _, ends, _ = forward(reference_play(rules, "win", policy))
+        p = float(sum(q for board, q in ends.items() if is_won(rules, board)))
+        e = float(sum(q * utility("remaining-sum", rules, board) for board, q in ends.items()))
+        win = _frontier_at(corners, -e) - p
+        more = e + _frontier_at([(b, a) for a, b in corners], p)
+        expected.append({"policy": policy, "p_win": p, "expected_sum": e, "win_given_up": win, "sum_given_up": more})
+    rows_equal(tables["frontier-rules-of-thumb"], expected, ("policy",), "frontier-rules-of-thumb")
+
+
+def _frontier_at(corners, level):
+    """The most of the first coordinate a mix of ``corners`` reaches with the second at least ``level``."""
+    ordered = sorted(corners, key=lambda c: c[1])
+    if level <= ordered[0][1]:
+        return ordered[0][0]
+    for a, b in zip(ordered, ordered[1:], strict=False):
+        if level <= b[1]:
+            return a[0] + (level - a[1]) / (b[1] - a[1]) * (b[0] - a[0])
+    return ordered[-1][0]
+
+
+def seat_costs(tables, values, rules):
+    """Each seat's winnings with a fixed way of playing, every other seat for the stakes, by the game-tree
+    recursion with that seat's play (``reference_play``), against its winnings playing for the stakes."""
+    if len(positions(rules)) > PUB_SMALL or values["players"] > 3:
+        return
+    from reference_players import reference_round
+
+    scoring, bonus = values["scoring"], Fraction(values["shut_pays"]).limit_denominator(10**6)
+    solo = {"sum": "remaining-sum", "digits": "digits"}[scoring]
+    base = reference_round(rules, values["players"], scoring, bonus)["expected_payoff"]
+    expected = []
+    for row in tables["seat-costs"].itertuples():
+        play = (row.play, "optimal") if row.play in ("win", "remaining-sum", "digits", "flipped-count") else \
+            (solo, row.play)
+        found = reference_round(rules, values["players"], scoring, bonus, {row.seat: play})
+        payoff = found["expected_payoff"][row.seat - 1]
+        expected.append({"seat": row.seat, "play": row.play, "expected_payoff": payoff,
+                         "stakes_payoff": base[row.seat - 1], "cost": base[row.seat - 1] - payoff,
+                         "p_shut": found["p_shut"][row.seat - 1]})
+    rows_equal(tables["seat-costs"], expected, ("seat", "play"), "seat-costs")
+
+
 TABLE_CHECKS: dict[str, dict] = {
     "01-sequence-counts": {
         "counts-by-moves": sequences_by_length, "counts-for-board": sequences_by_length, "partitions": partitions,
@@ -1170,13 +1248,14 @@ TABLE_CHECKS: dict[str, dict] = {
         "(9 and 10 tiles, beyond the reference), searched by the same code as strategy-cards",
         "disagreements": disagreements, "win-vs-sum-stakes": DERIVED, "final-sum-distribution": endings,
         "tie-breaks": ties, "tie-break-spread": DERIVED, "opening-moves": openings, "dice-advice": dice_advice,
-        "more-tiles": more_tiles, "checks": CHECKS},
+        "more-tiles": more_tiles, "risk-frontier": risk_frontier, "frontier-rules-of-thumb": frontier_thumbs,
+        "checks": CHECKS},
     "07-pub-game": {
         "seats": pub_seats, "seats-by-players": DERIVED, "fair-bonus": fair_bonus,
         "two-games": "the two-player game and the round for stakes; the round's seats checked in seats",
         "strategy-changes": "the first seat's stakes-optimal moves against solo play's: the engine's pub-game "
                             "solver, held to the game-tree recursion by tests/test_players.py",
-        "simulation": SIMULATED, "checks": CHECKS},
+        "seat-costs": seat_costs, "simulation": SIMULATED, "checks": CHECKS},
     "08-in-print": {
         "variants": printed_variants, "heuristics": heuristics, "roll-counts": roll_counts, "tiles-open": tiles_open,
         "claims-computed": OTHER_GAMES, "rolls-excess": OTHER_GAMES, "simulated-rule": OTHER_GAMES,

@@ -64,7 +64,7 @@ CHAPTERS = (
     Chapter(3, "03-open-and-shut", "Open and Shut Case: three scorings, three strategies", "002",
             "Is shutting the fewest, highest tiles the optimal strategy?",
             "open_and_shut"),
-    Chapter(4, "04-game-space", "The game space of “won at 3 or less”", "003",
+    Chapter(4, "04-game-space", "The game space: every state, roll and legal move", "003",
             "How many states and strategies does the game have, and what does optimal play win?",
             "game_space"),
     Chapter(5, "05-expected-cost-mdp", "Minimising the sum left open", "004",
