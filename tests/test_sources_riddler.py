@@ -20,7 +20,11 @@ def test_published_value_and_contrast():
 def test_dice_choice_table_covers_every_board_of_tiles_1_to_6():
     table = dice_choice_table(RIDDLER)
     assert len(table) == 63 and set(table["largest_tile"]) <= set(range(1, 7))
-    assert list(table["one_minus_all"]) == sorted(table["p_win_one_die"] - table["p_win_all_dice"], reverse=True)
+    by_board = table.set_index("board_mask")
+    assert by_board.loc[0b1, "p_win_one_die"] == pytest.approx(1 / 6)  # {1}: one die shows 1 once in 6
+    assert by_board.loc[0b1, "p_win_all_dice"] == 0  # two dice never total 1
+    # {1, 2} with two dice: a 3 (2 in 36) shuts both; a 2 (1 in 36) shuts the 2, and one die then shows 1 once in 6
+    assert by_board.loc[0b11, "p_win_all_dice"] == pytest.approx(2 / 36 + 1 / 36 / 6)
     # the board's value is the better of the two choices
     solution = solve(RIDDLER, "win")
     for row in table.itertuples():
