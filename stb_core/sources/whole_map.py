@@ -803,11 +803,11 @@ def frontier_finding(rules: Rules, corners) -> object:
     cheapest = corners.cell("cheapest_price", "points_per_pp", corner=last - 1)
     price = apart(number, 3, dearest.value, cheapest.value)
     if s.holds(count, "==", 2):
-        prices = (f"Along the one edge between them, one percentage point of winning costs {s(dearest, price)} points "
-                  f"of sum.")
+        prices = (f"Along the one edge between them, winning costs sum at a rate of {s(dearest, price)} points per "
+                  f"percentage point.")
     else:
-        prices = (f"The last share of wins is the dearest: next to the most-wins corner one percentage point of "
-                  f"winning costs {s(dearest, price)} points of sum, next to the lowest-sum corner "
+        prices = (f"The last share of wins is the dearest: next to the most-wins corner, winning costs sum at a rate "
+                  f"of {s(dearest, price)} points per percentage point; next to the lowest-sum corner, "
                   f"{s(cheapest, price)}.")
     return s.finding("frontier", (
         f"The frontier runs from the most wins ({s(most['p_win'], percent(3))} of games, "
