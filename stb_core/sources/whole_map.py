@@ -24,7 +24,7 @@ from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
 from ..game import game_of
 from ..objectives import get_objective
-from ..rules import InputError, Rules, analysis_of, one_die_when
+from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
@@ -60,9 +60,10 @@ VARIANTS = {
     "two-per-roll": ({"max_per_move": 2, "one_die": "sum-le-6"}, "at most two tiles per roll, one die at 6 or less"),
     "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
 }
-PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win_at_most": 0}
-EXACT_UP_TO = 12  # tiles in all up to which the ties and the more-tiles table are exact fractions
 SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
+# the plain game's value of every other rule option (its declared default): a variant sets some on top of it
+PLAIN = {o.name: o.default for o in RULE_OPTIONS if o.name not in ("tiles", "dice", "sides", *SOURCE_BOARD)}
+EXACT_UP_TO = 12  # tiles in all up to which the ties and the more-tiles table are exact fractions
 
 
 def source_rules(rules: Rules, tiles: int, variant: str | None = None) -> Rules:
