@@ -22,6 +22,7 @@ from math import comb
 
 import numpy as np
 
+from .limits import KEPT_GAMES
 from .rules import InputError, Rules
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
@@ -217,7 +218,6 @@ def solve_estimate(rules: Rules, exact: bool = False) -> Estimate:
     return solve_cost(rules).estimate("auto", exact)
 
 
-KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
 KEPT_BYTES_PER_PAIR = 40  # a (board, move) pair a game keeps for its next numpy sweep: five int64 arrays
 
 

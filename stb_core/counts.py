@@ -22,6 +22,7 @@ import numpy as np
 
 from .boards import check_board
 from .game import game_of
+from .limits import exact_limit
 from .rules import InputError, Rules, check_rules
 
 EXACT_COUNT_MAX_TILES = 16
@@ -44,8 +45,6 @@ def _pair_weights(game, pairs, dtype=object) -> np.ndarray:
 
 def check_counts_reach(rules: Rules) -> None:
     """Refuse exact sequence counts beyond :data:`EXACT_COUNT_MAX_TILES` positions, in the user's terms."""
-    from .sweep import exact_limit
-
     if rules.positions > EXACT_COUNT_MAX_TILES:
         raise InputError(exact_limit(rules, "exact sequence counts", EXACT_COUNT_MAX_TILES))
 

@@ -36,7 +36,7 @@ from functools import cached_property, lru_cache, wraps
 import numpy as np
 
 from .boards import Levels, MoveCatalogue, board_tiles, check_board, frozen, layout_of, subsets_with_total
-from .cost import KEPT_GAMES
+from .limits import KEPT_GAMES
 from .rules import InputError, Rules, check_rules
 
 
@@ -390,7 +390,7 @@ def legal_move_masks(rules: Rules, board: int, roll: int) -> list[int]:
 
 
 def game_of(rules: Rules) -> Game:
-    """The :class:`Game` of ``rules`` (the last ``cost.KEPT_GAMES`` are kept)."""
+    """The :class:`Game` of ``rules`` (the last ``limits.KEPT_GAMES`` are kept)."""
     return _game_of(check_rules(rules))
 
 

@@ -33,8 +33,9 @@ import numpy as np
 
 from .boards import check_board
 from .game import Game, game_of
+from .limits import exact_limit
 from .rules import InputError, Rules, check_rules
-from .sweep import check_exact, exact_limit
+from .sweep import check_exact
 
 HINDSIGHT_MAX_TILES = 16
 HINDSIGHT_OBJECTIVES = ("win", "remaining-sum")

@@ -46,13 +46,12 @@ from .choice import (
     get_tie_break,
     same_value,
 )
-from .cost import KEPT_GAMES
 from .game import Game, check_roll, game_of
+from .limits import EXACT_MAX_TILES, KEPT_GAMES, exact_limit
 from .objectives import Objective, get_objective
 from .policies import OPTIMAL, Policy, get_policy
 from .rules import InputError, Rules, check_rules
 
-EXACT_MAX_TILES = 16
 CACHE_MAX_TILES = 16       # solutions of named objectives and policies up to here are kept for reuse
 PATHS = ("auto", "numpy", "compiled")
 
@@ -339,15 +338,6 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
         while len(_KEPT) > KEEP_SOLUTIONS or len({k[0] for k in _KEPT}) > KEEP_GAMES:  # the oldest goes first
             _KEPT.pop(next(iter(_KEPT)))
     return _KEPT[key]
-
-
-def exact_limit(rules: Rules, what: str = "exact values", limit: int = EXACT_MAX_TILES) -> str:
-    """Why ``what`` is refused for ``rules`` (more than ``limit`` tile positions), in the terms the user typed: the
-    tiles of the front row for Double Shutter, whose back row doubles the positions."""
-    if rules.layout == "double-shutter":
-        return (f"{what} are computed for boards of up to {limit} tiles in all: for Double Shutter, tiles at most "
-                f"{limit // 2} (the front row; the back row doubles it); got tiles {rules.tiles}")
-    return f"tiles must be at most {limit} for {what}; got {rules.tiles}"
 
 
 def check_exact_reach(rules: Rules, exact: bool) -> None:

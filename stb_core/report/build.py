@@ -57,6 +57,7 @@ from .parameters import ParameterError, domain, parse_value, run_name
 from .paths import TEMPLATES, output_root, report_dir, write_text
 from .present import claims_table, prose_inline
 from .run import die_with_parent, skip_the_iri_grammar
+from .site import label, many, slug, tally, write_site_page
 
 ASSETS = "assets"
 HEARTBEAT = 30.0  # seconds between "still running" lines for a run estimated to take over a minute
@@ -396,26 +397,8 @@ def verdict_line(record: dict) -> str:
     if record["verdict"] == "not applicable":
         return ('<p class="stb-verdict-line">This run’s parameters are not the game of the published figures, so '
                 'none of them applies; the checks at the end say which.</p>')
-    return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{_slug(record["verdict"])}">'
+    return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{slug(record["verdict"])}">'
             f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
-
-
-def tally(record: dict) -> str:
-    """``12 claims: 9 reproduced or confirmed, 1 corrected by the source, 2 figures off, no statement
-    contradicted``: a chapter's claims by verdict, from its record."""
-    counts = record["counts"]
-    parts = [f"{counts['reproduced']} reproduced or confirmed"]
-    if counts.get("corrected"):
-        parts.append(f"{counts['corrected']} corrected by the source")
-    parts.append(f"{many(counts['off'], 'figure')} off")
-    parts.append(f"{many(counts['contradicted'], 'statement')} contradicted")
-    if counts.get("cannot_compare"):
-        parts.append(f"{counts['cannot_compare']} that cannot be compared")
-    return f"{many(len(record['claims']), 'claim')}: " + ", ".join(parts)
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z]+", "-", text.lower()).strip("-")
 
 
 def _heading(notebook) -> str:
@@ -452,8 +435,8 @@ def render(job: Job, folder: Path) -> None:
         "stb": {
             "up": up, "assets": f"{up}{ASSETS}/", "chapter": job.chapter.number,
             "frame": shell.frame(job.chapter.page, up, extra),
-            "previous": (f"{up}{previous.page}", _label(previous)),
-            "next": (f"{up}{following.page}", _label(following)) if following else None,
+            "previous": (f"{up}{previous.page}", label(previous)),
+            "next": (f"{up}{following.page}", label(following)) if following else None,
             "rerun": None if job.default else {html.escape(str(k)): html.escape(str(v))
                                                for k, v in job.parameters.items()},
         },
@@ -465,10 +448,6 @@ def render(job: Job, folder: Path) -> None:
     body = crossref.link_references(body, job.chapter.number, {c.number: c.page for c in CHAPTERS}, up)
     body = crossref.fold_findings(body, job.chapter.number)
     write_text(folder / "page.html", body)
-
-
-def _label(entry) -> str:
-    return f"{entry.number}. {entry.title}" if entry.number else entry.title
 
 
 MATHJAX = ("django-static-mathjax", "mathjax/static/mathjax/", ("es5/tex-svg-full.js", "LICENSE"))
@@ -522,38 +501,6 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 
 # -- the index ---------------------------------------------------------------------------------------------
-def site_environment():
-    """The Jinja environment of the pages the build writes itself (autoescaped: text from a file name or a
-    parameter never becomes markup)."""
-    from jinja2 import Environment, FileSystemLoader
-    from markupsafe import Markup
-
-    environment = Environment(loader=FileSystemLoader(TEMPLATES / "site"), autoescape=True,
-                              trim_blocks=True, lstrip_blocks=True)
-    environment.filters["prose"] = lambda text: Markup(prose_inline(text))
-    environment.filters["many"] = many
-    environment.filters["slug"] = _slug
-    environment.globals["claims_table"] = lambda claims, caption: Markup(claims_table(claims, caption))
-    environment.globals["tally"] = tally
-    return environment
-
-
-def write_site_page(template: str, target: str, current: str, title: str, up: str = "", **values) -> None:
-    """Render ``template`` inside the report's frame to ``report/<target>``."""
-    order = shell.entries()
-    position = next((i for i, e in enumerate(order) if e.page == current), None)
-    pager = None
-    if position is not None:
-        previous = order[position - 1] if position > 0 else None
-        following = order[position + 1] if position + 1 < len(order) else None
-        pager = ((f"{up}{previous.page}", _label(previous)) if previous else None,
-                 (f"{up}{following.page}", _label(following)) if following else None)
-    page = site_environment().get_template(template).render(
-        title=title, up=up, frame=shell.frame(current, up), pager=pager, math=values.pop("math", False), **values)
-    page = crossref.link_references(page, 0, {c.number: c.page for c in CHAPTERS}, up)
-    write_text(report_dir() / target, page)
-
-
 def identity() -> dict:
     """Who made the report, which version of it this is and how to cite it: the package's version, the commit
     the pages were built from and that commit's date (not the clock: the same commit gives the same bytes)."""
@@ -669,11 +616,6 @@ def _changed(run: str, record: dict) -> dict:
 def _current(record: dict | None) -> dict | None:
     """A record in this version's shape (one from an older build is treated as missing)."""
     return record if record and "claims" in record else None
-
-
-def many(count: int, noun: str, plural: str | None = None) -> str:
-    """``1 claim``, ``4 claims``: a count with its noun."""
-    return f"{count} {noun if count == 1 else (plural or noun + 's')}"
 
 
 def abstract(records: dict) -> list[str]:

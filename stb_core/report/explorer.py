@@ -184,8 +184,8 @@ def page_analysis() -> dict:
 def write_explorer() -> None:
     """Write ``report/explorer.html`` in the report's frame and one values script per rules choice (the page's
     script and stylesheet are among the assets)."""
-    from .build import write_site_page
     from .paths import report_dir, write_text
+    from .site import write_site_page
 
     for key, rules in rules_choices().items():
         write_text(report_dir() / VALUES_FOLDER / f"{key}.js", values_script(rules))

@@ -1,0 +1,19 @@
+"""How far the engine goes, in one leaf module every other one may read (it imports only :mod:`stb_core.rules`): how
+many games a process keeps, the largest board exact fractions are computed for, and the one sentence that says why a
+board is beyond such a limit."""
+
+from __future__ import annotations
+
+from .rules import Rules
+
+KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
+EXACT_MAX_TILES = 16  # tile positions up to which exact fractions are computed (the front and back rows together)
+
+
+def exact_limit(rules: Rules, what: str = "exact values", limit: int = EXACT_MAX_TILES) -> str:
+    """Why ``what`` is refused for ``rules`` (more than ``limit`` tile positions), in the terms the user typed: the
+    tiles of the front row for Double Shutter, whose back row doubles the positions."""
+    if rules.layout == "double-shutter":
+        return (f"{what} are computed for boards of up to {limit} tiles in all: for Double Shutter, tiles at most "
+                f"{limit // 2} (the front row; the back row doubles it); got tiles {rules.tiles}")
+    return f"tiles must be at most {limit} for {what}; got {rules.tiles}"
