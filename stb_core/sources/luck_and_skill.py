@@ -23,7 +23,7 @@ from ..rules import Rules, analysis_of
 from ..sweep import solve
 from ..valuation import evaluate
 from .findings import Computed, Part, Sentence, Table, derived
-from .words import counted, integer, listing, number, percent, points, share, winning
+from .words import counted, goal_value, integer, listing, number, percent, points, share, winning
 
 PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
            "worst")
@@ -36,8 +36,8 @@ SOURCE_RULES = Rules(one_die="high-shut")  # the game of the one printed figure 
 
 
 def _fmt(objective: str):
-    """How a value of ``objective`` reads: a chance as a percentage, a sum to three decimals."""
-    return percent(2) if objective == "win" else number(3)
+    """How a value of ``objective`` reads (:func:`goal_value`)."""
+    return goal_value(objective)
 
 
 def bounds_table(rules: Rules, objective: str) -> pd.DataFrame:

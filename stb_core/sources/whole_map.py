@@ -35,6 +35,7 @@ from .words import (
     counted,
     dice_words,
     fraction,
+    goal_value,
     integer,
     listing,
     named,
@@ -357,7 +358,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
         [("loss", "asc"), ("lines", "asc"), ("card", "asc")]
     pick = {c: cards.fact(f"card_{c}", c, "first", within if close else target, order)
             for c in ("card", "value", "optimal_value", "loss_percent")}
-    show = percent(2) if card_objective == "win" else number(3)
+    show = goal_value(card_objective)
     how = (f"the simplest within {margin_percent:g}% of the optimum for {named(card_objective)}"
            if close else f"no card is within {margin_percent:g}% of the optimum for "
                                f"{named(card_objective)}, so the best of all")

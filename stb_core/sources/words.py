@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..choice import same_value
+from ..luck import CHANCES
 
 MINUS = "\u2212"
 
@@ -92,6 +93,12 @@ def compact(decimals: int = 3) -> Callable:
     show.unit = "number"
     show.decimals = decimals
     return show
+
+
+def goal_value(objective: str) -> Callable:
+    """How a value of ``objective`` reads in prose: a chance (:data:`stb_core.luck.CHANCES`) as a percentage, any
+    other amount to three decimals."""
+    return percent(2) if objective in CHANCES else number(3)
 
 
 def share(decimals: int = 2) -> Callable:
