@@ -340,7 +340,7 @@ def _solution(args, rules: Rules, exact: bool | None = None, policy: str | None 
                         f"{', '.join(POLICIES)})")
     check_exact_reach(rules, exact)  # refused at once, not after an estimate
     cost, playing = solve_cost(rules), get_policy(policy)
-    mixture = playing.mixture or get_tie_break(args.tie_break).mix
+    mixture = playing.plays_mixture(get_tie_break(args.tie_break))
     estimate = cost.estimate("auto", exact, mixture).then(playing.key_estimate(cost))
     for what in then:
         estimate = estimate.then(cost.follow(what, exact, mixture, lengths=rules.positions + 2))

@@ -32,13 +32,13 @@ from functools import lru_cache
 
 import numpy as np
 
+from . import limits
 from .choice import Ranking, dice_plan
 from .game import Game
 
 PATTERN_BITS = 13   # the pattern enumeration when moves use at most this many low tiles (its table stays small)
 SUBSETS_ALLOWED = True  # the depth-first enumeration for one row and the sum rule (the tests try the others)
 CHUNK = 1 << 20     # boards per call of a kernel: progress is reported between calls
-SIGMA_BYTES = 1 << 29  # a move table up to this size is recorded by the solve (beyond, moves are chosen again)
 
 
 def available() -> bool:
@@ -160,9 +160,9 @@ def _in_chunks(states: int, run, progress, descending: bool = False) -> None:
 
 
 def sigma_fits(game: Game) -> bool:
-    """Whether the solve records the move table (its size within ``SIGMA_BYTES``)."""
+    """Whether the solve records the move table (its size within ``limits.SIGMA_BYTES``)."""
     catalogue = game.catalogue
-    return game.states * catalogue.width * np.dtype(catalogue.index_dtype).itemsize <= SIGMA_BYTES
+    return game.states * catalogue.width * np.dtype(catalogue.index_dtype).itemsize <= limits.SIGMA_BYTES
 
 
 def _dummy_table(game: Game) -> np.ndarray:
@@ -172,7 +172,7 @@ def _dummy_table(game: Game) -> np.ndarray:
 # -- the three passes ------------------------------------------------------------------------------------------------
 def solve_values(game: Game, objective, ranking: Ranking, progress=None, record: bool = True):
     """``(values, dice, sigma)`` of ``ranking`` judged by ``objective``, in one pass: ``sigma`` the move table played
-    (None for a mixture, a table above ``SIGMA_BYTES``, or when not ``record``: ``make bench`` times both)."""
+    (None for a mixture, a table above ``limits.SIGMA_BYTES``, or when not ``record``: ``make bench`` times both)."""
     kernels, moves = _kernels(), moves_of(game)
     values = np.asarray(objective.values(game), dtype=float)
     if not values.flags.writeable or not values.flags.c_contiguous:

@@ -8,6 +8,7 @@ from .rules import Rules
 
 KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
 EXACT_MAX_TILES = 16  # tile positions up to which exact fractions are computed (the front and back rows together)
+SIGMA_BYTES = 1 << 29  # a compiled solve records its move table up to this size (beyond, moves are chosen again)
 
 
 def exact_limit(rules: Rules, what: str = "exact values", limit: int = EXACT_MAX_TILES) -> str:

@@ -60,8 +60,14 @@ class Policy:
 
     @property
     def mixture(self) -> bool:
-        """Whether the policy plays a chance for each of several moves (random play) rather than one move."""
+        """Whether the policy plays a chance for each of several moves (random play) whatever the tie-break."""
         return self.uniform
+
+    def plays_mixture(self, tie: TieBreak) -> bool:
+        """Whether the policy with tie-break ``tie`` plays a chance for each of several moves: random play, or any
+        ranking whose equally good moves are each played with the same chance (the ``random`` tie-break) -- the one
+        rule for whether a solve has move chances rather than a move table."""
+        return self.uniform or tie.mix
 
     @property
     def uses_values(self) -> bool:
@@ -78,7 +84,7 @@ class Policy:
         if self.table is not None:
             return Ranking(self.name, table=_checked_table(game, self), dice_rule=self.dice_rule)
         move_key, left_key = _keys(game, self)
-        return Ranking(self.name, self.values, move_key, left_key, tie.rank(game), tie.mix or self.uniform,
+        return Ranking(self.name, self.values, move_key, left_key, tie.rank(game), self.plays_mixture(tie),
                        self.dice_rule, canonical=tie.by_count == 0)
 
     def __repr__(self) -> str:

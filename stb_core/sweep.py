@@ -33,6 +33,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import limits
 from .boards import board_tiles, cells_at, check_board, pairs_on
 from .choice import (
     ONE_DIE,
@@ -249,9 +250,14 @@ class Solution:
         return table
 
     def _deterministic(self) -> None:
-        if self.sigma is None:
+        if self.sigma is not None:
+            return
+        if self.ranking.mix:
             raise InputError(f"policy {self.policy.name!r} with tie_break {self.tie_break.name!r} is a mixture: it "
                              f"has move chances, not a move table")
+        raise InputError(f"the move table of this solve was not recorded: on the compiled path a table over "
+                         f"{limits.SIGMA_BYTES / 2**20:,.0f} MB is left out to save memory; solve with path='numpy' "
+                         f"to keep it")
 
     def transitions(self, boards: np.ndarray, code: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where the policy goes from each board on outcome ``code``: ``(at, child, chance)`` rows, ``at`` indexing

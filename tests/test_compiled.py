@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from reference import reference_values
 from test_properties import reference_moves, small_rules
 
-from stb_core import OBJECTIVES, POLICIES, TIE_BREAKS, Rules, RulesError, evaluate, solve
+from stb_core import OBJECTIVES, POLICIES, TIE_BREAKS, InputError, Rules, RulesError, evaluate, solve
 from stb_core import compiled as compiled_module
 from stb_core.cards import Card
 from stb_core.cost import COMPILED_MIN_TILES
@@ -120,3 +120,16 @@ def test_a_given_move_table_is_read_and_never_written(rules):
     sigma.flags.writeable = False
     policy = table_policy("the least sum's moves", sigma)
     same_solution(evaluate(rules, "win", policy, path="compiled"), evaluate(rules, "win", policy, path="numpy"))
+
+
+def test_a_move_table_left_out_for_memory_is_not_called_a_mixture(monkeypatch):
+    """A compiled solve whose move table is over the recording limit has no table, and says so; a mixture (random
+    ties) says it is one: two reasons for no table, two messages."""
+    from stb_core import limits
+
+    monkeypatch.setattr(limits, "SIGMA_BYTES", 1)
+    left_out = solve(Rules(tiles=7), "remaining-sum", path="compiled")
+    with pytest.raises(InputError, match="the move table of this solve was not recorded"):
+        left_out.played([127], 7)
+    with pytest.raises(InputError, match="is a mixture"):
+        solve(Rules(tiles=6), "win", tie_break="random").played([63], 7)
