@@ -741,35 +741,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
             janitor = subprocess.Popen([sys.executable, "-m", "stb_core.report.janitor", str(report_dir()),
                                         str(os.getpid())], start_new_session=True, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.DEVNULL)
-            queue = longest_first(list(enumerate(jobs, 1)))
-            while queue or running:
-                while queue and len(running) < max(1, workers):
-                    i, job = queue.pop(0)
-                    label = f"[{i}/{len(jobs)}]"
-                    note = ""
-                    if job.estimate is not None and job.estimate.seconds > ANNOUNCE_AFTER:
-                        note = f" (estimated: {job.estimate.describe()}; a line every {HEARTBEAT:.0f} s while it runs)"
-                    log(f"{label} {job.run} running ...{note}", flush=True)
-                    running.append(start(job, staging, label, log))
-                for r in running:
-                    if r.job.estimate is not None and r.job.estimate.seconds > ANNOUNCE_AFTER and \
-                            time.perf_counter() - r.heard > HEARTBEAT:
-                        r.heard = time.perf_counter()
-                        log(f"{r.label} {r.job.run}: still running, {_minutes(r.heard - r.started)} so far", flush=True)
-                time.sleep(0.1)
-                for r in [r for r in running if r.process.poll() is not None]:
-                    running.remove(r)
-                    r.watcher.done.set()
-                    r.watcher.join()
-                    if r.process.returncode != 0:
-                        raise NotebookFailed(why_stopped(r))
-                    _make_reproducible(r.folder / "executed.ipynb")
-                    render(r.job, r.folder)
-                    with signals.deferred():  # a run is published wholly, or not at all
-                        publish(r.job, r.folder)
-                        published.append(r.job.run)
-                    log(f"{r.label} {r.job.run} done in {time.perf_counter() - r.started:.1f} s -> {r.job.html_path}",
-                        flush=True)
+            run_all(jobs, staging, signals, running, published, workers, log)
             with signals.deferred():  # the pages every run shares: written together
                 write_shared(default)
             shutil.rmtree(staging, ignore_errors=True)  # gone before the next build takes the folder
@@ -793,6 +765,49 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
             log(finished)
         for s, handler in previous.items():
             signal.signal(s, handler)
+
+
+def run_all(jobs: list[Job], staging: Path, signals, running: list, published: list, workers: int, log) -> None:
+    """Start the jobs longest first, ``workers`` at a time, each with its progress lines; render and publish each as
+    it finishes (``running`` and ``published`` are the build's own lists: its clean-up reads them)."""
+    queue = longest_first(list(enumerate(jobs, 1)))
+    while queue or running:
+        while queue and len(running) < max(1, workers):
+            i, job = queue.pop(0)
+            label = f"[{i}/{len(jobs)}]"
+            note = ""
+            if job.estimate is not None and job.estimate.seconds > ANNOUNCE_AFTER:
+                note = f" (estimated: {job.estimate.describe()}; a line every {HEARTBEAT:.0f} s while it runs)"
+            log(f"{label} {job.run} running ...{note}", flush=True)
+            running.append(start(job, staging, label, log))
+        heartbeats(running, log)
+        time.sleep(0.1)
+        for r in [r for r in running if r.process.poll() is not None]:
+            running.remove(r)
+            finish(r, signals, published, log)
+
+
+def heartbeats(running: list, log) -> None:
+    """A line for each long run not heard from for :data:`HEARTBEAT` seconds."""
+    for r in running:
+        if r.job.estimate is not None and r.job.estimate.seconds > ANNOUNCE_AFTER and \
+                time.perf_counter() - r.heard > HEARTBEAT:
+            r.heard = time.perf_counter()
+            log(f"{r.label} {r.job.run}: still running, {_minutes(r.heard - r.started)} so far", flush=True)
+
+
+def finish(r: Running, signals, published: list, log) -> None:
+    """A run's process has ended: stop on its failure, else make it reproducible, render and publish it whole."""
+    r.watcher.done.set()
+    r.watcher.join()
+    if r.process.returncode != 0:
+        raise NotebookFailed(why_stopped(r))
+    _make_reproducible(r.folder / "executed.ipynb")
+    render(r.job, r.folder)
+    with signals.deferred():  # a run is published wholly, or not at all
+        publish(r.job, r.folder)
+        published.append(r.job.run)
+    log(f"{r.label} {r.job.run} done in {time.perf_counter() - r.started:.1f} s -> {r.job.html_path}", flush=True)
 
 
 def why_stopped(r: Running) -> str:
