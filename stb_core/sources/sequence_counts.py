@@ -338,9 +338,19 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
     """What the most-sequences rule gives up against optimal play, where it errs and which mistakes cost most."""
     part = Part()
     table = Table("strategies", strategies["strategies"])
-    s = Sentence()
     rule = table.cell("p_win_rule", "exact_p_win", policy="sequence-count")
     best = table.cell("p_win_optimal", "exact_p_win", policy="optimal")
+    part.add(rule_loss_finding(rules, rule, best))
+    errors = part.table("rule-vs-optimal-pairs", rule_errors(rules))
+    part.add(rule_errors_finding(errors))
+    losses = part.table("rule-decision-losses", rule_losses(rules))
+    part.add(rule_decisions_finding(losses, errors, rule, best))
+    return part
+
+
+def rule_loss_finding(rules: Rules, rule, best):
+    """The rule's chance of winning against optimal play's, and the share of the best chance it forfeits."""
+    s = Sentence()
     s.quiet(rule, best)
     if s.holds(derived("rule_against_optimal", "relation", rule, best), "==", "the same"):
         text = (f"On {tiles_range(rules.tiles)} the most-sequences rule loses nothing from the full board: it wins "
@@ -351,9 +361,11 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         text = (f"The most-sequences rule {winning(rules).does} in **{s(rule, percent(2))}** of games; optimal play in "
                 f"**{s(best, percent(2))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
                 f"{s(share, percent(1))} of the best possible chance.")
-    part.add(s.finding("rule-loss", text))
+    return s.finding("rule-loss", text)
 
-    errors = part.table("rule-vs-optimal-pairs", rule_errors(rules))
+
+def rule_errors_finding(errors):
+    """How many (board, roll) pairs the rule errs at, and at how many its move leaves more winning sequences."""
     s = Sentence()
     pairs = errors.count("pairs")
     if s.holds(pairs, ">", 0):
@@ -364,9 +376,12 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
                 f"The table below lists them, the costliest first.")
     else:
         text = "The rule never plays a move with a smaller chance of winning than the optimal one on any board."
-    part.add(s.finding("rule-errors", text, kind="text"))
+    return s.finding("rule-errors", text, kind="text")
 
-    losses = part.table("rule-decision-losses", rule_losses(rules))
+
+def rule_decisions_finding(losses, errors, rule, best):
+    """The decisions the rule actually faces that cost winning chance, their sum (the whole gap) and the heaviest;
+    None when the rule never errs."""
     s = Sentence()
     costly = losses.count("costly")
     if s.holds(costly, ">", 0):
@@ -385,8 +400,7 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
             decision = (f"{s(first['board'])} with {s(first['roll'], a_roll)}, where the rule shuts "
                         f"{s(first['source_rule_move'])} instead of {s(first['optimal_move'])}")
         costs = "costs" if s.holds(costly, "==", 1) else "cost"
-        text = (f"{s(costly, counted('decision'))} the rule actually faces {costs} "
-                f"winning chance; together they cost "
+        text = (f"{s(costly, counted('decision'))} the rule actually faces {costs} winning chance; together they cost "
                 f"{s(total, points(3))} per game, the whole gap. ")
         if top > 1:
             text += (f"The {plural_words(top)} heaviest make {s(share, percent(0))} of it; the first alone — "
@@ -394,14 +408,12 @@ def errors_part(rules: Rules, strategies: Part) -> Part:
         else:
             s.quiet(share, first["share_of_loss"])
             text += f"All of it is one decision: {decision}."
-    elif s.holds(pairs, ">", 0):
-        text = ("The rule's mistakes cost nothing in play: from the full board it never reaches a board where one of "
-                f"them costs winning chance ({s(costly, counted('costly decision'))} among those it faces).")
-    else:
-        text = None
-    if text:
-        part.add(s.finding("rule-decisions", text))
-    return part
+        return s.finding("rule-decisions", text)
+    if s.holds(errors.count("pairs"), ">", 0):
+        return s.finding("rule-decisions", (
+            "The rule's mistakes cost nothing in play: from the full board it never reaches a board where one of "
+            f"them costs winning chance ({s(costly, counted('costly decision'))} among those it faces)."))
+    return None
 
 
 ERRORS_SHOWN = 12  # the costliest errors shown on the page (every one is in the CSV file)
