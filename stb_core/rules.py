@@ -294,6 +294,16 @@ class Rules:
         return self.one_die != "never" and self.dice > 1
 
     @property
+    def one_die_from_start(self) -> bool:
+        """Whether the one-die rule holds on every board: a threshold at or above the tiles' total, or ``high-shut``
+        on a board with no tile from ``HIGH_TILE`` up (the largest value is ``tiles`` on either layout)."""
+        if not self.has_one_die_rule:
+            return False
+        if self.one_die == "high-shut":
+            return self.tiles < HIGH_TILE
+        return self.one_die_threshold >= self.total
+
+    @property
     def offers_dice_choice(self) -> bool:
         """Whether some board lets the player choose between one die and all the dice."""
         return self.has_one_die_rule and not self.one_die_forced
@@ -387,7 +397,7 @@ class Rules:
             parts.append("one tile a roll: a die or their sum" if self.dice == 2
                          else "one tile a roll, equal to the die")
         if self.has_one_die_rule:
-            when = "on every roll" if (self.one_die_threshold or 0) >= self.total else one_die_when(self.one_die)
+            when = "on every roll" if self.one_die_from_start else one_die_when(self.one_die)
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:
             parts.append(f"at most {self.max_per_move} tile{'s' if self.max_per_move > 1 else ''} per roll")

@@ -177,15 +177,18 @@ def column_meanings(rules: Rules) -> pd.DataFrame:
             "the open tiles as a set, e.g. {1, 2, 4, 7, 8} (with 10 or more tiles, digits together would be "
             "ambiguous)")
     width = move_width(rules)
+    won = "every tile shut" if rules.win_at_most == 0 else f"what is left totals {rules.win_at_most} or less"
+    rolled = ("what the one die shows" if rules.dice == 1 else
+              "the dice total (with a one-die rule, also what one die shows where it may be rolled)")
     meanings = {
         "X1..Xn": f"open tiles before the roll, increasing; {FILL} fills the unused columns",
         "Open": code,
         "StateNum": "state number S1.. in the source's enumeration order (by number of open tiles, then "
                     "lexicographic)",
-        "TotalRolled": "the dice total (with a one-die rule, also what one die shows where it may be rolled)",
+        "TotalRolled": rolled,
         f"P1..P{width}": "tiles shut by this strategy, lowest first; empty when no move is legal",
         "F1..Fn": f"open tiles after the move, increasing; {FILL} fills the unused columns",
-        "Outcome": f"Win (what is left totals {rules.win_at_most} or less), Loss (no legal move) or Undetermined",
+        "Outcome": f"Win ({won}), Loss (no legal move) or Undetermined",
         "RivalGroup": "number of the (Open, TotalRolled) group, groups sorted with Open compared as text",
         "StrategyCount": "number of strategies in the group (before redundant ones are removed)",
         "StrategyNum": "row number before redundant rows are removed",
@@ -288,10 +291,16 @@ def part2(rules: Rules, space: Part) -> Part:
     low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)
     high = thresholds.cell("p_win_highest", "p_win", win_at_most=last.value)
     never_falls = thresholds.fact("never_falls", "change", "min")
-    trend = ("rises with the threshold (it never falls)" if s.holds(never_falls, ">=", 0) else
-             "changes with the threshold")
-    part.add(s.finding("threshold-alt", f"Line chart: the chance of winning {trend}, from {s(low, percent(2))} at "
-                                        f"{s(first)} to {s(high, percent(2))} at {s(last)}.", kind="alt"))
+    flat = thresholds.fact("most_change", "change", "max")
+    if s.holds(flat, "<=", 0) and s.holds(never_falls, ">=", 0):
+        text = (f"Line chart: the chance of winning is {s(low, percent(2))} at every threshold from {s(first)} to "
+                f"{s(last)}.")
+    else:
+        trend = ("rises with the threshold (it never falls)" if s.holds(never_falls, ">=", 0) else
+                 "changes with the threshold")
+        text = (f"Line chart: the chance of winning {trend}, from {s(low, percent(2))} at {s(first)} to "
+                f"{s(high, percent(2))} at {s(last)}.")
+    part.add(s.finding("threshold-alt", text, kind="alt"))
     s = Sentence()
     marked = thresholds.count("marked", [("this_run", "==", True)])
     line = "; the dashed line marks this run's threshold" if s.holds(marked, ">", 0) else ""

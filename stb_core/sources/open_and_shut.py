@@ -486,7 +486,7 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
     roll = "total" if s.holds(parameter("moves", rules.moves), "==", "sum") else "dice, in any order"
     if s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):
         roll += " of all the dice or of one"
-    part.add(s.finding("cases", f"(board, ordered dice outcome) pairs: {s(boards, integer)} × "
+    part.add(s.finding("cases", f"(board, ordered throw of all the dice) pairs: {s(boards, integer)} × "
                                 f"{s(outcomes, integer)}; (board, {roll}) pairs: {rules.states:,} × "
                                 f"{s(rolls, integer)}; with at least one legal move: "
                                 f"{s(pairs.count('pairs'), integer)}.", kind="text"))

@@ -200,6 +200,13 @@ def choice_part(rules: Rules) -> Part:
     text = (f"{s(boards, counted('board'))} {offer} the choice; one die is better on {s(one)} and {many} "
             f"on {s(other)}" + (f", and both are worth the same on {s(equal)}" if s.holds(equal, ">", 0) else "")
             + f". By the sum of the open tiles, {where}.")
+    reached = choice.count("reached", [("reach", ">", 0)])
+    if s.holds(reached, "==", 0):
+        text += (" None of these boards arises in a game played optimally from the full board (each has P(reach) 0 "
+                 "below), so the choice is never met in play.")
+    elif s.holds(reached, "<", boards.value):
+        text += (f" Of them, {s(reached, integer)} {agrees(reached.value, 'arises', 'arise')} in a game played "
+                 f"optimally from the full board.")
     part.add(s.finding("choice", text))
     s = Sentence()
     where = where_one_die(by_sum, s)
