@@ -124,8 +124,10 @@ BUILT_IN = {
 
 
 def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = True) -> Objective:
-    """An objective from a terminal utility given as a function of the final sum left (``of_sum``,
-    vectorised over an int array or a plain ``int -> number``) or of the final board masks (``of_board``).
+    """An objective from a terminal utility given as a function of the final sum left (``of_sum``, a plain
+    ``int -> number``; the sum as the game scores it, :attr:`Game.scores`: on Double Shutter the front row counts
+    double, as ``remaining-sum`` and the final-sum distributions count it) or of the final board masks
+    (``of_board``).
 
     >>> beat_7 = custom_objective("beat 7", of_sum=lambda s: s < 7)
     """
@@ -134,9 +136,9 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
     if of_sum is not None:
 
         def utility(game: Game, boards: np.ndarray) -> np.ndarray:
-            values = check_utilities(name, np.array([of_sum(s) for s in range(game.total + 1)], dtype=object))
+            values = check_utilities(name, np.array([of_sum(s) for s in range(game.worst_score + 1)], dtype=object))
             exact = any(isinstance(v, Fraction) for v in values)  # keep exact utilities exact
-            return np.array(values, dtype=object if exact else float)[game.sums[boards]]
+            return np.array(values, dtype=object if exact else float)[game.scores[boards]]
 
     else:
 

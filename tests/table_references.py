@@ -13,6 +13,7 @@ The reference is exponential, so the checks run on boards of at most :data:`SMAL
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import replace
@@ -1136,6 +1137,46 @@ SIMULATED = "a simulation: the chapter's own checks hold it to its exact value's
 OTHER_GAMES = "the sources' printed figures, each from its own game, whatever the run: checked in the default report"
 CHECKS = "the checks against the sources: their own figures, compared by the verdict rule's tests"
 
+def two_games(tables, values, rules):
+    """The no-stakes game (who finishes lower; a tie is no win): the second player, facing a first score ``t``,
+    plays to finish below it; the first plays to leave a score the second most often fails to beat. Both by plain
+    recursion over the reference's moves and dice, scores as the game counts them (a Double Shutter's front row
+    double); equally good moves and dice: the first in the reference's order, as the engine's canonical tie-break."""
+    if len(positions(rules)) > SMALL or "two-games" not in tables:
+        return
+    full = frozenset(positions(rules))
+
+    def score(board) -> Fraction:
+        return utility("remaining-sum", rules, board)
+
+    def best(outcome_of_end):
+        @functools.cache
+        def value(board):
+            if is_won(rules, board):
+                return outcome_of_end(board)
+            found = None
+            for dice in dice_options(rules, board):
+                total = (Fraction(0),) * 3
+                for o, p in outcomes(rules, dice).items():
+                    after = [value(board - set(m)) for m in moves(rules, board, o)]
+                    end = max(after, key=lambda v: v[0]) if after else outcome_of_end(board)
+                    total = tuple(a + p * b for a, b in zip(total, end, strict=True))
+                if found is None or total[0] > found[0]:
+                    found = total
+            return found
+        return value(full)
+
+    @functools.cache
+    def second(target):  # (the second finishes below, level, above)
+        return best(lambda b: (Fraction(int(score(b) < target)), Fraction(int(score(b) == target)),
+                               Fraction(int(score(b) > target))))
+
+    first = best(lambda b: (second(score(b))[2], second(score(b))[1], second(score(b))[0]))
+    row = tables["two-games"].iloc[0]
+    assert [same(row[c], v) for c, v in zip(("first_wins", "tie", "second_wins"), first, strict=True)] == [True] * 3, \
+        ("two-games", list(row), [float(v) for v in first])
+
+
 def risk_frontier(tables, values, rules):
     """The float frontier's corners are the plain reference's (:mod:`reference_frontier`, exact), each to 1e-9: every
     corner shown is a reference corner, and a reference corner not shown lies on an edge shown to within 1e-9 (a
@@ -1252,7 +1293,7 @@ TABLE_CHECKS: dict[str, dict] = {
         "checks": CHECKS},
     "07-pub-game": {
         "seats": pub_seats, "seats-by-players": DERIVED, "fair-bonus": fair_bonus,
-        "two-games": "the two-player game and the round for stakes; the round's seats checked in seats",
+        "two-games": two_games,
         "strategy-changes": "the first seat's stakes-optimal moves against solo play's: the engine's pub-game "
                             "solver, held to the game-tree recursion by tests/test_players.py",
         "seat-costs": seat_costs, "simulation": SIMULATED, "checks": CHECKS},
