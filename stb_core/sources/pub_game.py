@@ -433,7 +433,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
-                f"{s(count, counted('(board, roll) pair'))}. The "
+                f"{s(count, counted('(board, roll) pair'))} (on every board, reached or not). The "
                 f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     else:
@@ -484,9 +484,14 @@ def seat_costs_part(rules: Rules, players: int, scoring: str, shut_pays: float, 
     def end(key: str) -> str:
         return f"{amount(ends[key]['cost'])} ({s(ends[key]['play'], play_name)}, seat {s(ends[key]['seat'])})"
 
-    text = (f"Against opponents who play for the stakes and know how it plays, a fixed way of playing costs its seat "
-            f"from {end('cheapest')} to {end('dearest')} per round. Playing seat 1 as a solo player would, for "
-            f"{SOLO[scoring]}, costs it {amount(solo)} per round.")
+    s.quiet(ends["cheapest"]["cost"], ends["dearest"]["cost"])
+    if s.holds(derived("all_costs_equal", "equal", ends["cheapest"]["cost"], ends["dearest"]["cost"]), "==", True):
+        text = (f"Against opponents who play for the stakes, every fixed way of playing tried costs its seat the same: "
+                f"{amount(ends['cheapest']['cost'])} per round.")
+    else:
+        text = (f"Against opponents who play for the stakes and know how it plays, a fixed way of playing costs its "
+                f"seat from {end('cheapest')} to {end('dearest')} per round. Playing seat 1 as a solo player would, "
+                f"for {SOLO[scoring]}, costs it {amount(solo)} per round.")
     part.add(s.finding("seat-costs", text, kind="text"))
     return part
 
