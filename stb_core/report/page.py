@@ -291,7 +291,7 @@ class Page:
         if sourced.any():
             caption = ("Every published figure and statement of the source, against what the engine computes now"
                        if self.chapter.source else
-                       "Figures published by the sources that this page's tables contain, recomputed")
+                       "Figures published by the sources that this page recomputes")
             self.table(table[sourced], caption, "checks", export=table, show=False)
             self.shown_tables += 1  # drawn as the index and the opening box draw claims: a card each on a phone
             label = f"Table {self.chapter.number}.{self.shown_tables}"

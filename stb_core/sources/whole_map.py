@@ -61,6 +61,7 @@ VARIANTS = {
     "two-per-roll": ({"max_per_move": 2, "one_die": "sum-le-6"}, "at most two tiles per roll, one die at 6 or less"),
     "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
 }
+SOURCE_DICE = (2, 6)  # the dice every source rolls (this chapter plays their boards on the run's dice)
 SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
 # the plain game's value of every other rule option (its declared default): a variant sets some on top of it
 PLAIN = {o.name: o.default for o in RULE_OPTIONS if o.name not in ("tiles", "dice", "sides", *SOURCE_BOARD)}
@@ -260,7 +261,9 @@ def prices_part(rules: Rules) -> Part:
     compared = s.quiet(derived("rule_against_highest_tile", "relation", rule["loss_percent"], simple))
     words = {"more": "more than", "less": "less than", "the same": "as much as"}[compared.value]
     shown = apart(share, 2, rule["loss_percent"].value, simple.value)  # digits enough to show the order
-    game = f"On chapter 1's own game ({source_game_words(ten, rules)})"
+    game = (f"On chapter 1's own game ({source_game_words(ten, rules)})" if (rules.dice, rules.sides) == SOURCE_DICE
+            else f"On chapter 1's board with this run's dice ({source_game_words(ten, rules)}; chapter 1 rolls "
+                 f"{dice_words(*SOURCE_DICE)})")
     if s.holds(rule["optimal_value"], "==", 0):
         s.quiet(rule["value"], rule["loss_percent"], simple)
         text = (f"{game} no play can win (optimal play wins {s(rule['optimal_value'], percent(0))}), so its rule "
@@ -621,6 +624,13 @@ def dice_advice(rules: Rules, objective="win") -> pd.DataFrame:
     return table.sort_values(["open_sum", "board_mask"], kind="stable").reset_index(drop=True)
 
 
+def no_dice_choice(rules: Rules) -> str:
+    """Why a run's rules give no choice of dice, in words."""
+    if rules.dice == 1:
+        return "one die on every roll"
+    return "one die is forced where it is rolled" if rules.has_one_die_rule else "no one-die rule"
+
+
 def advice_rules(rules: Rules) -> Rules:
     """The rules the dice advice is given for: the run's when they offer one die, else the run's game (its board,
     move rule, cap and win) with the pub rule's one die allowed at 6 or less."""
@@ -645,12 +655,14 @@ def openings_part(rules: Rules) -> Part:
         ones = advice.count("one_die_better", [("best", "==", "one die")])
         when = one_die_when(chosen.one_die)
         whose = "" if chosen is rules else " under the pub rule"
-        text = (f"Where one die may be chosen ({when}{whose}), one die is the better roll "
+        lead = "" if chosen is rules else (f"This run's rules give no choice of dice ({no_dice_choice(rules)}), so "
+                                           f"this advice is for the pub rule on the same board. ")
+        text = (f"{lead}Where one die may be chosen ({when}{whose}), one die is the better roll "
                 + (f"on all {s(boards, counted('board'))}." if s.holds(ones, "==", boards.value) else
                    f"on {s(ones, integer)} of the {s(boards, counted('board'))}."))
     else:
-        text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers one "
-                f"die.")
+        text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers a "
+                f"choice of dice.")
     part.add(s.finding("dice-advice", text, kind="text"))
     part.shown["advice_rules"] = chosen
     return part
