@@ -241,7 +241,8 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     defined = summary.set_index("play")["luck_r2"].notna()  # no share where the outcome or the luck never varies
     known = [name for name in IN_GAMES if defined[name]]
     if known:
-        part.add(s.finding("luck-share", luck_share_text(s, table, known, objective, games)))
+        unknown = [name for name in IN_GAMES if name not in known]
+        part.add(s.finding("luck-share", luck_share_text(s, table, known, objective, games, unknown)))
     else:
         spreads = [table.cell(f"spread_{name}", "sd_outcome", play=name) for name in IN_GAMES]
         text = ("Every game here ends alike, so luck explains nothing of an outcome that does not vary."
@@ -259,24 +260,33 @@ def games_part(rules: Rules, objective: str, games: int, seed: int) -> Part:
     return part
 
 
-def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str, games: int) -> str:
+def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str, games: int,
+                    unknown: list[str] = ()) -> str:
     """What the luck share (the squared correlation of a game's luck and its outcome) is for each way of playing:
     an identity for one whose exact expected loss is none (a loss is never negative, so it loses nothing in any game
     and its outcome is the start plus the luck: the share is 1 by definition), a measurement for the others -- of
-    how little the loss varies from game to game, not of how much the decisions cost (that is the mean loss)."""
+    how little the loss varies from game to game, not of how much the decisions cost (that is the mean loss); none
+    for the ways of playing in ``unknown``, whose outcome or luck never varied."""
     cost = changes(objective)[1]
     spread = {n: table.cell(f"sd_loss_{n}", "sd_loss", play=n) for n in known}
     exact = [n for n in known if s.holds(table.cell(f"exact_loss_{n}", "exact_loss", play=n), "<=", NO_LOSS)]
     measured = [n for n in known if n not in exact]
-    text = f"Over {games:,} games of each, how much of the spread of a game's outcome its total luck explains"
     if measured:
         r2 = {n: table.cell(f"r2_{n}", "luck_r2", play=n) for n in measured}
-        text += (" (the squared correlation of the two): " +
-                 listing([f"{s(r2[n], percent(1))} for {NAMES[n]}" for n in measured]) + ".")
+        text = (f"Over {games:,} games of each, how much of the spread of a game's outcome its total luck explains "
+                "(the squared correlation of the two): " +
+                listing([f"{s(r2[n], percent(1))} for {NAMES[n]}" for n in measured]) + ".")
+    else:
+        text = (f"Over {games:,} games of each, no way of playing leaves a share of the spread of a game's outcome "
+                f"explained by its total luck to measure.")
     if exact:
-        text += (f"{'' if measured else ':'} For {listing([NAMES[n] for n in exact])}, which never lose"
+        text += (f" For {listing([NAMES[n] for n in exact])}, which never lose"
                  f"{'s' if len(exact) == 1 else ''} anything, it is 100% by definition, not a measurement: the "
                  "outcome is the start plus the luck, exactly.")
+    if unknown:
+        spreads = [s(table.cell(f"sd_outcome_{n}", "sd_outcome", play=n), changes(objective)[0]) for n in unknown]
+        which = listing([f"{NAMES[n]} (an outcome spread of {x})" for n, x in zip(unknown, spreads, strict=True)])
+        text += f" For {which} the outcome or the luck never varied from game to game, so there is no share to measure."
     if measured:
         n = measured[-1]
         text += (f" A share near 100% does not say that decisions matter little: it says that what a way of playing "
