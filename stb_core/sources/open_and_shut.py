@@ -405,14 +405,28 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
     table = part.table("highest-tile-decision-losses", costly.reset_index(drop=True))
     totals = Table("highest-tile-losses", scores["highest-tile-losses"])
+    part.add(verdict_finding(rules, table, totals))
+    if table.count("costly_decisions").value == 0:
+        return part
+    part.add(shapes_finding(Table("exceptions", exceptions_found["exceptions"])))
+    s = Sentence()
+    costly_decisions = table.count("costly_decisions")
+    if s.holds(costly_decisions, ">", 1):
+        count = s(costly_decisions, counted("decision"))
+        part.add(s.finding("costly-alt", f"Log-log scatter of {count}: points lost when the decision happens against "
+                                         f"points lost per game.", kind="alt"))
+    return part
+
+
+def verdict_finding(rules: Rules, table, totals):
+    """The hypothesis against optimal play over a whole game, and the moves in play that cost it most."""
     s = Sentence()
     row = {c: totals.cell(f"traditional_{c}", c, scoring="traditional")
            for c in ("optimal", "worst", "highest_tile", "loss", "loss_percent")}
     if s.holds(table.count("costly_decisions"), "==", 0):
-        part.add(s.finding("verdict", f"On {tiles_range(rules.tiles)} with these dice the highest-tile rule loses "
-                                      f"nothing: it scores {s(row['highest_tile'], number(3))}, as optimal play does, "
-                                      f"so the hypothesis holds."))
-        return part
+        return s.finding("verdict", f"On {tiles_range(rules.tiles)} with these dice the highest-tile rule loses "
+                                    f"nothing: it scores {s(row['highest_tile'], number(3))}, as optimal play does, "
+                                    f"so the hypothesis holds.")
     spread = derived("spread", "difference", row["optimal"], row["worst"])
     whole = table.fact("whole_loss", "weighted_loss", "sum")
     s.quiet(row["worst"], whole)
@@ -423,8 +437,7 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
             f"{s(spread, number(3))} points between best and worst play.")
     moves = [("decision", "==", "move")]  # a choice of dice (one-die rules) has no move to name, and its loss is
     # in the whole (under the sum rule the rule's dice have never been seen to cost it anything)
-    costly_moves = table.count("costly_moves", moves)
-    if s.holds(costly_moves, ">", 0):
+    if s.holds(table.count("costly_moves", moves), ">", 0):
         worst = {c: table.fact(f"worst_{c}", c, "first", where=moves, order=[("loss", "desc")])
                  for c in ("board", "roll", "policy_move", "optimal_move", "loss")}
         most = {c: table.fact(f"most_{c}", c, "first", where=moves, order=[("weighted_loss", "desc")])
@@ -437,42 +450,40 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
                  f"{s(worst['loss'], number(3))} points when it happens. The move that costs it most per game is on "
                  f"{s(most['board'])} with {s(most['roll'], a_roll)} ({s(most['policy_move'])} instead of "
                  f"{s(most['optimal_move'])}): {s(part_of, percent(1))} of the whole loss.")
-    part.add(s.finding("verdict", text))
-    shapes = Table("exceptions", exceptions_found["exceptions"])
+    return s.finding("verdict", text)
+
+
+def shapes_finding(shapes):
+    """The genuine exceptions' shapes: whether the optimal move flips as many tiles as the highest-tile pick (None
+    when there is no genuine exception)."""
     s = Sentence()
     g = [("Kind", "==", "genuine")]
     count = shapes.count("genuine", g)
-    if s.holds(count, ">", 0):
-        same = shapes.count("same_size", [*g, ("pick_tiles", "==", "same")])
-        more = shapes.count("more_tiles", [*g, ("pick_tiles", "==", "fewer than optimal")])
-        fewer = shapes.count("fewer_tiles", [*g, ("pick_tiles", "==", "more than optimal")])
-        s.quiet(more, fewer)
-        if s.holds(same, ">", 0):
-            lead = "In all" if s.holds(same, "==", count.value) else f"In {s(same, integer)} of the"
-            example = shapes.fact("example_optimal", "Max Move", "first", [*g, ("pick_tiles", "==", "same")])
-            pick = shapes.fact("example_pick", "Highest Tile Pick", "first", [*g, ("pick_tiles", "==", "same")])
-            text = (f"{lead} {s(count, integer)} genuine exceptions the optimal move flips as many tiles as the "
-                    f"highest-tile pick, but not the highest ones — for example {s(example, as_sets)} instead of "
-                    f"{s(pick, as_sets)}")
-        else:
-            text = f"In none of the {s(count)} genuine exceptions does the optimal move flip as many tiles as the pick"
-        if s.holds(more, "==", 0) and s.holds(fewer, "==", 0):
-            keeps = shapes.fact("keeps_top_tile", "keeps_top_tile", "all", g)
-            text += ". So the *fewest tiles* half of the hypothesis is never wrong: every error is in its *highest " \
-                    "tiles* half"
-            if s.holds(keeps, "==", True):
-                text += ", and in each the optimal move leaves the pick's highest tile open"
-            text += "."
-        else:
-            text += f"; in {s(more)} it flips more tiles and in {s(fewer)} fewer."
-        part.add(s.finding("shapes", text, kind="text"))
-    s = Sentence()
-    costly_decisions = table.count("costly_decisions")
-    if s.holds(costly_decisions, ">", 1):
-        count = s(costly_decisions, counted("decision"))
-        part.add(s.finding("costly-alt", f"Log-log scatter of {count}: points lost when the decision happens against "
-                                         f"points lost per game.", kind="alt"))
-    return part
+    if not s.holds(count, ">", 0):
+        return None
+    same = shapes.count("same_size", [*g, ("pick_tiles", "==", "same")])
+    more = shapes.count("more_tiles", [*g, ("pick_tiles", "==", "fewer than optimal")])
+    fewer = shapes.count("fewer_tiles", [*g, ("pick_tiles", "==", "more than optimal")])
+    s.quiet(more, fewer)
+    if s.holds(same, ">", 0):
+        lead = "In all" if s.holds(same, "==", count.value) else f"In {s(same, integer)} of the"
+        example = shapes.fact("example_optimal", "Max Move", "first", [*g, ("pick_tiles", "==", "same")])
+        pick = shapes.fact("example_pick", "Highest Tile Pick", "first", [*g, ("pick_tiles", "==", "same")])
+        text = (f"{lead} {s(count, integer)} genuine exceptions the optimal move flips as many tiles as the "
+                f"highest-tile pick, but not the highest ones — for example {s(example, as_sets)} instead of "
+                f"{s(pick, as_sets)}")
+    else:
+        text = f"In none of the {s(count)} genuine exceptions does the optimal move flip as many tiles as the pick"
+    if s.holds(more, "==", 0) and s.holds(fewer, "==", 0):
+        keeps = shapes.fact("keeps_top_tile", "keeps_top_tile", "all", g)
+        text += ". So the *fewest tiles* half of the hypothesis is never wrong: every error is in its *highest " \
+                "tiles* half"
+        if s.holds(keeps, "==", True):
+            text += ", and in each the optimal move leaves the pick's highest tile open"
+        text += "."
+    else:
+        text += f"; in {s(more)} it flips more tiles and in {s(fewer)} fewer."
+    return s.finding("shapes", text, kind="text")
 
 
 def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
