@@ -262,8 +262,8 @@ def prices_part(rules: Rules) -> Part:
     words = {"more": "more than", "less": "less than", "the same": "as much as"}[compared.value]
     shown = apart(share, 2, rule["loss_percent"].value, simple.value)  # digits enough to show the order
     game = (f"On chapter 1's own game ({source_game_words(ten, rules)})" if (rules.dice, rules.sides) == SOURCE_DICE
-            else f"On chapter 1's board with this run's dice ({source_game_words(ten, rules)}; chapter 1 rolls "
-                 f"{dice_words(*SOURCE_DICE)})")
+            else f"On chapter 1's board with this run's dice ({source_game_words(ten, rules)}; chapter 1's own game "
+                 f"rolls a pair of {SOURCE_DICE[1]}-sided dice)")
     if s.holds(rule["optimal_value"], "==", 0):
         s.quiet(rule["value"], rule["loss_percent"], simple)
         text = (f"{game} no play can win (optimal play wins {s(rule['optimal_value'], percent(0))}), so its rule "
