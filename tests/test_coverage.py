@@ -150,3 +150,17 @@ def test_a_board_size_parameter_is_refused_in_one_line_where_the_layout_cannot_t
     with pytest.raises(ParameterError, match="^compare_tiles = 13"):
         domain.check({**values, "max_tiles": 12, "compare_tiles": 13})
     domain.check({**values, "max_tiles": 12})
+
+
+def test_every_notebook_cell_has_a_fixed_id():
+    """Every cell of every notebook carries its own unique id: a cell without one gets a random id when it runs,
+    and the page built from it then differs from build to build (the determinism test finds it, a quarter of an
+    hour later)."""
+    import json
+
+    from stb_core.report.paths import NOTEBOOK_DIR
+
+    for c in CHAPTERS:
+        cells = json.loads((NOTEBOOK_DIR / f"{c.stem}.ipynb").read_text(encoding="utf-8"))["cells"]
+        ids = [cell.get("id") for cell in cells]
+        assert None not in ids and len(set(ids)) == len(ids), (c.stem, ids)

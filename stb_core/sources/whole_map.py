@@ -755,6 +755,7 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
 
 
 # -- section 10: the risk frontier ----------------------------------------------------------------------------------
+TIED = 1e-12  # distances this close are one distance (two ways of playing alike, valued by different float paths)
 FRONTIER_POLICIES = ("highest-tile", "largest-tile", "lowest-tile", "most-tiles", "most-options", "sequence-count",
                      "random")  # the rules of thumb set against the frontier (the sources' rules among them)
 
@@ -837,10 +838,10 @@ def thumbs_finding(thumbs) -> object:
     that shares the nearest or farthest distance named)."""
     s = Sentence()
     ends = {}
-    for end, agg in (("nearest", "min"), ("farthest", "max")):
+    for end, agg, op, slack in (("nearest", "min", "<=", TIED), ("farthest", "max", ">=", -TIED)):
         distance = thumbs.fact(f"{end}_win_given_up", "win_given_up", agg)
-        ends[end] = (thumbs.fact(f"{end}_policies", "policy", "list", [("win_given_up", "==", distance.value)]),
-                     distance)
+        tied = [("win_given_up", op, distance.value + slack)]  # rules of thumb as far as the CSV's digits can tell
+        ends[end] = (thumbs.fact(f"{end}_policies", "policy", "list", tied), distance)
 
     def who(end: str) -> str:
         return s(ends[end][0], lambda v: listing([named(p) for p in v]))
