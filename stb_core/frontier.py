@@ -44,7 +44,7 @@ from .game import Game, game_of
 from .objectives import OBJECTIVES, Objective, get_objective
 from .rules import InputError, Rules, check_rules
 from .sweep import Solution, check_exact, check_exact_reach, solve
-from .valuation import evaluate, final_board_probabilities
+from .valuation import evaluate, final_board_probabilities, zero_one
 
 if TYPE_CHECKING:
     import pandas
@@ -122,6 +122,11 @@ def turned_utilities(game: Game, objectives, exact: bool) -> tuple[np.ndarray, n
     return out[0], out[1]
 
 
+def expected_point(ends: np.ndarray, turned: tuple[np.ndarray, np.ndarray]) -> tuple:
+    """``(y_1, y_2)`` of a way of playing: each turned utility weighted by the chance of ending on each board."""
+    return (ends * turned[0]).sum(), (ends * turned[1]).sum()
+
+
 def weighted(turned: tuple[np.ndarray, np.ndarray], w) -> Objective:
     """The objective ``u_w = w s_1 u_1 + (1 - w) s_2 u_2`` (maximised), from the turned utilities."""
     combined = w * turned[0] + (1 - w) * turned[1]
@@ -155,8 +160,7 @@ class _Search:
         """The point and solution of the policy optimal for weight ``w``."""
         solution = solve(self.rules, weighted(self.turned, w), exact=self.exact)
         self.solves += 1
-        ends = final_board_probabilities(solution)
-        point = ((ends * self.turned[0]).sum(), (ends * self.turned[1]).sum())
+        point = expected_point(final_board_probabilities(solution), self.turned)
         if not self.exact:
             point = (float(point[0]), float(point[1]))
         if self.progress is not None:
@@ -165,7 +169,7 @@ class _Search:
 
     def corners(self) -> list[tuple[tuple, Solution]]:
         """Every point found, from the best for ``y_1`` to the best for ``y_2`` (dominated points included)."""
-        one, zero = (Fraction(1), Fraction(0)) if self.exact else (1.0, 0.0)
+        zero, one = zero_one(self.exact)
         a, b = self.best(one), self.best(zero)
         found, pending = [a, b], [(a, b)]
         while pending:
@@ -226,7 +230,7 @@ def frontier(rules: Rules, objectives=DEFAULT_OBJECTIVES, *, exact: bool = False
     search = _Search(rules, turned_utilities(game, pair, exact), exact, progress)
     kept = upper_right(search.corners())
     points = [p for p, _ in kept]
-    one, zero = (Fraction(1), Fraction(0)) if exact else (1.0, 0.0)
+    zero, one = zero_one(exact)
     edges = [normal_weight(points[i], points[i + 1]) for i in range(len(points) - 1)]
     bounds = [one, *edges, zero]
     corners = tuple(Corner(_turned(pair, point), (bounds[i + 1], bounds[i]), solution)
@@ -277,9 +281,8 @@ def policy_point(rules: Rules, objectives, policy: str, *, exact: bool = False) 
     """The expected values of both objectives when ``policy`` plays (its dice chosen for the first objective)."""
     pair = check_objectives(objectives)
     solution = evaluate(rules, pair[0], policy, exact=exact)
-    ends = final_board_probabilities(solution)
     turned = turned_utilities(solution.game, pair, exact)
-    return _turned(pair, ((ends * turned[0]).sum(), (ends * turned[1]).sum()))
+    return _turned(pair, expected_point(final_board_probabilities(solution), turned))
 
 
 def frontier_estimate(rules: Rules, exact: bool = False) -> Estimate:

@@ -65,7 +65,7 @@ def _compiled(solution: Solution) -> bool:
     return not solution.exact and solution.path == "compiled"
 
 
-def _zero_one(exact: bool):
+def zero_one(exact: bool):
     return (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
 
 
@@ -143,7 +143,7 @@ def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndar
     """Push probability from ``board`` to the game's end: (reach probability, end probability) per board."""
     game, exact = solution.game, solution.exact
     start = _start(solution, board)
-    zero, one = _zero_one(exact)
+    zero, one = zero_one(exact)
     if _compiled(solution):
         from . import compiled
 
@@ -220,7 +220,7 @@ def _by_rolls(solution: Solution, board: int | None, rolls: int, visit=None) -> 
     number of rolls (a list; the roll that finds no move counts). ``visit(k, chance)`` (optional) sees, after ``k``
     rolls, the chance of being on each board, the game going on or ended there (an ended game keeps its board)."""
     game, exact = solution.game, solution.exact
-    zero, one = _zero_one(exact)
+    zero, one = zero_one(exact)
     dtype = object if exact else float
     going = np.full(game.states, zero, dtype=dtype)
     going[_start(solution, board)] = one
@@ -253,7 +253,7 @@ def _step_numpy(solution: Solution, going: np.ndarray, following: np.ndarray, en
     ended on a won board before rolling and the chance that this roll found no move (``ends`` per board too, when
     it has a place per board)."""
     game = solution.game
-    zero, _ = _zero_one(solution.exact)
+    zero, _ = zero_one(solution.exact)
     boards = np.flatnonzero(going != 0)
     won = game.won[boards]
     won_now = going[boards[won]].sum() if won.any() else zero
@@ -283,7 +283,7 @@ def roll_counts(solution: Solution) -> np.ndarray:
     """
     game, exact = solution.game, solution.exact
     longest = game.positions + 2  # at most one roll per tile, and the last one that finds no move
-    zero, one = _zero_one(exact)
+    zero, one = zero_one(exact)
     counts = np.full((game.states, longest), zero, dtype=object if exact else float)
     for k in range(game.positions + 1):
         boards = game.levels.boards(k)
@@ -328,7 +328,7 @@ def tiles_open_after(solution: Solution, rolls: int | None = None, board: int | 
     solution = check_solution(solution)
     game, exact = solution.game, solution.exact
     rolls = game.positions + 1 if rolls is None else rolls
-    zero, _ = _zero_one(exact)
+    zero, _ = zero_one(exact)
     bits = (game.boards[:, None] >> np.arange(game.positions)[None, :]) & 1
     out = np.full((rolls + 1, game.positions), zero, dtype=object if exact else float)
 
@@ -346,7 +346,7 @@ def final_board_columns(game: Game, dice: np.ndarray, sigma: np.ndarray, *, exac
     moves read from its own move table."""
     catalogue = game.catalogue
     columns = dice.shape[1]
-    zero, one = _zero_one(exact)
+    zero, one = zero_one(exact)
     dtype = object if exact else float
     reach = np.full((game.states, columns), zero, dtype=dtype)
     ends = np.full((game.states, columns), zero, dtype=dtype)

@@ -35,11 +35,6 @@ NAMES = {"hindsight": "knowing every throw in advance", "optimal": "perfect play
 SOURCE_RULES = Rules(one_die="high-shut")  # the game of the one printed figure about luck (n-o-r.xyz)
 
 
-def _fmt(objective: str):
-    """How a value of ``objective`` reads (:func:`goal_value`)."""
-    return goal_value(objective)
-
-
 def bounds_table(rules: Rules, objective: str) -> pd.DataFrame:
     """The value of the full board under ``objective`` for each way of playing, best first, with the hindsight
     value on top where it is defined: ``value``, and ``skill_share``, the share of the distance from random play
@@ -78,7 +73,7 @@ def bounds_view(rules: Rules, objective: str, table: pd.DataFrame) -> dict:
 def bounds_part(rules: Rules, objective: str) -> Part:
     part = Part()
     table = part.table("bounds", bounds_table(rules, objective))
-    show = _fmt(objective)
+    show = goal_value(objective)
     refusal = hindsight_refusal(rules, objective)
     s = Sentence()
     optimal = table.cell("optimal", "value", play="optimal")
@@ -146,7 +141,7 @@ def example_part(rules: Rules, objective: str, seed: int, bounds: Part) -> Part:
     part = Part()
     frame, record = example_table(rules, objective, seed)
     table = part.table("example-game", frame)
-    show = _fmt(objective)
+    show = goal_value(objective)
     s = Sentence()
     start = Table("bounds", bounds["bounds"]).cell("start", "value", play="optimal")
     turns = table.count("turns")
