@@ -685,7 +685,10 @@ PLAIN = {"one_die": "never", "one_die_forced": False, "max_per_move": None, "win
 
 
 def variant(rules: Rules, key: str, tiles: int | None = None) -> Rules:
-    """A chapter 6 variant as its name states it, on the run's board, dice and move rule."""
+    """A chapter 6 variant as its name states it, on the run's board, dice and move rule ("this-run": the run's
+    rules as they are)."""
+    if key == "this-run":
+        return replace(rules, tiles=tiles or rules.tiles)
     return replace(rules, **{**PLAIN, **VARIANT_RULES[key]}, tiles=tiles or rules.tiles)
 
 
@@ -772,9 +775,12 @@ def prices_rows(rules: Rules, policies, objectives) -> list[dict]:
 
 
 def variants(tables, values, rules):
+    """Every variant the sources name, and the run's own rules as a row of its own when they are none of them."""
+    keys = [*VARIANT_RULES, *(() if any(variant(rules, k, rules.tiles) == rules for k in VARIANT_RULES)
+                              else ("this-run",))]
     expected = [{"variant": key, "tiles": n, "objective": o, "policy": p,
                  "value": reference_value(variant(rules, key, n), o, p)}
-                for key in VARIANT_RULES for n in dict.fromkeys((rules.tiles, values["compare_tiles"]))
+                for key in keys for n in dict.fromkeys((rules.tiles, values["compare_tiles"]))
                 if len(positions(replace(rules, tiles=n))) <= SMALL
                 for o in ("win", "remaining-sum", "flipped-count") for p in ("optimal", "worst")]
     table = tables["variants"]

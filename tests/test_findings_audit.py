@@ -572,9 +572,13 @@ def variants_are_the_reference(record, tables, values, rules):
     variant names (written out here, not taken from the library), on the run's board and move rule."""
     rows = tables["variants"].query("objective == 'win' and policy == 'optimal' and tiles <= 5")
     for row in rows.itertuples():
-        game = Rules(tiles=row.tiles, dice=rules.dice, sides=rules.sides, layout=rules.layout, moves=rules.moves,
-                     **VARIANT_RULES[row.variant])
+        game = replace(rules, tiles=row.tiles) if row.variant == "this-run" else \
+            Rules(tiles=row.tiles, dice=rules.dice, sides=rules.sides, layout=rules.layout, moves=rules.moves,
+                  **VARIANT_RULES[row.variant])
         assert same(row.value, float(reference_value(game, "win"))), row
+    if len(rows) and rules.tiles <= 5:  # the run's own game is among those the range runs over
+        own = float(reference_value(rules, "win"))
+        assert fact(record, "lowest_value") <= own + 1e-12 and own <= fact(record, "highest_value") + 1e-12
 
 
 def recommended_card_by_its_rule(record, tables, values, rules):

@@ -18,6 +18,7 @@ CLEAN = """<html><body><main>
 
 DEFECTS = {
     "negative-zero": "<p>The change is −0.00 pp.</p>",
+    "zero-difference": "<p>Optimal play wins 7.14%, 0.000 pp (percentage points) more: the rule forfeits it.</p>",
     "equal-comparison": "<p>From {4, 5} the box is shut more often (4.32% against 4.32% from {1, 8}).</p>",
     "number-noun": "<p>There are 1 weighted winning sequences.</p>",
     "leftover": "<p>The chance is nan and the sum 0.9999999999999999.</p>",
@@ -68,6 +69,8 @@ def test_a_link_to_a_missing_file_is_found(tmp_path):
     ("the rule gives up 1.30% of the optimum, less than the simple highest-tile rule (1.30%)", ["equal-comparison"]),
     ("the rule gives up 1.298% of the optimum, less than the simple highest-tile rule (1.302%)", []),
     ("the board of tiles 1–1", ["number-noun"]),
+    ("a bound of 42.1%, 0.00 percentage points more. Of the distance", ["zero-difference"]),
+    ("a bound of 42.1%, <0.01 percentage points more, and 0 more tiles shut", []),
     ("tiles 1–10 and tile 1", []),
     ("tiles 1–9, 2 dice, 12 tiles, one die, 3 board states", []),
 ])

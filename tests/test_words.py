@@ -9,7 +9,9 @@ from stb_core.sources.words import a_roll, number, percent, points, share
     (number(5, signed=True), -1e-12, "0.00000"),
     (number(5), -1e-12, "0.00000"),
     (number(3), -0.0, "0.000"),
-    (points(2, signed=True), -1e-9, "0.00 pp"),
+    (points(2, signed=True), -1e-15, "0.00 pp"),  # a float's rounding of an equality
+    (points(2, signed=True), -1e-9, ">\u22120.01 pp"),  # a real gap below the digits
+    (points(3), 3.7e-7, "<0.001 pp"),
     (share(1), -0.0, "0.0%"),
     (number(2), -0.5, "\u22120.50"),
     (number(2, signed=True), 0.5, "+0.50"),

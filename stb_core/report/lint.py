@@ -4,6 +4,8 @@ A page's prose, captions and table cells are read from its HTML (code cells, scr
 checked for the kinds of defect the reruns review found (issue 29):
 
 * ``negative-zero`` -- a number that rounds to zero printed with a minus sign (``−0.00``);
+* ``zero-difference`` -- a gap printed as zero and called a difference (``0.000 pp more``): a real gap too small
+  for the digits reads ``<0.001 pp``, an equality "the same";
 * ``equal-comparison`` -- two figures compared that are equal as printed (``4.32% against 4.32%``, ``7.1% more
   than 7.1%``): a comparison must print enough digits to show its order, or say "the same";
 * ``number-noun`` -- a count and its noun that disagree (``1 weighted winning sequences``, ``3 board``, ``no
@@ -141,6 +143,10 @@ def lint_text(text: str, where: str = "", rules=None) -> list[Problem]:
         found("leftover", text[max(0, m.start() - 30):m.end() + 10])
     for m in re.finditer(r"\d\.\d*?(?:9{13,}|0{13,}[1-9])\d*", text):
         found("leftover", m.group(0))
+    zero = r"(?<![\d.,<>])[−+]?0(?:\.0+)?(?:\s?(?:%|pp\b|percentage points|points?))?"
+    for m in re.finditer(rf"{zero}(?: \([a-z ]+\))? (?:more|less|higher|lower|better|worse)(?=[.,;:)—]|\s+than\b|\s*$)",
+                         text):
+        found("zero-difference", text[max(0, m.start() - 30):m.end()])  # a real gap printed as none
     for m in re.finditer(r"\btiles 1[–-]1\b(?![\d–-])", text):  # a one-tile board is "tile 1"
         found("number-noun", m.group(0))
     return problems

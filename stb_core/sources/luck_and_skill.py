@@ -23,7 +23,7 @@ from ..rules import Rules, analysis_of
 from ..sweep import solve
 from ..valuation import evaluate
 from .findings import Computed, Part, Sentence, Table, derived
-from .words import counted, goal_value, integer, listing, number, percent, points, share, winning
+from .words import counted, goal_gap, goal_value, integer, listing, number, percent, points, share, winning
 
 PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
            "worst")
@@ -95,7 +95,7 @@ def bounds_part(rules: Rules, objective: str) -> Part:
             derived("gap", "difference", optimal, top)
         text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
                 f"player who knew every throw in advance would {won.do + ' in' if objective == 'win' else 'leave'} "
-                f"{s(top, show)}, {s(gap, show if objective != 'win' else points(2, ' percentage points'))} "
+                f"{s(top, show)}, {s(gap, goal_gap(objective))} "
                 f"{'more' if objective == 'win' else 'less'}. Of the distance from random play "
                 f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
                 f"dice.")

@@ -61,6 +61,7 @@ VARIANTS = {
     "two-per-roll": ({"max_per_move": 2, "one_die": "sum-le-6"}, "at most two tiles per roll, one die at 6 or less"),
     "won-at-3": ({"win_at_most": 3}, "won at 3 or less left"),
 }
+THIS_RUN = "this-run"  # the variants table's row for a run whose rules are none of the variants
 SOURCE_DICE = (2, 6)  # the dice every source rolls (this chapter plays their boards on the run's dice)
 SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
 # the plain game's value of every other rule option (its declared default): a variant sets some on top of it
@@ -84,25 +85,43 @@ def source_game_words(game: Rules, rules: Rules) -> str:
 
 
 def variant_rules(rules: Rules, variant: str, tiles: int | None = None) -> Rules:
-    """The rules of a named variant on the main board's tiles (or ``tiles``), dice and sides; unknown names raise
-    :class:`InputError` listing the known ones."""
+    """The rules of a named variant on the main board's tiles (or ``tiles``), dice and sides (:data:`THIS_RUN`:
+    the run's own rules); unknown names raise :class:`InputError` listing the known ones."""
+    tiles = rules.tiles if tiles is None else tiles
+    if variant == THIS_RUN:
+        return replace(rules, tiles=tiles)
     if variant not in VARIANTS:
         raise InputError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
-    return replace(rules, **{**PLAIN, **VARIANTS[variant][0]}, tiles=rules.tiles if tiles is None else tiles)
+    return replace(rules, **{**PLAIN, **VARIANTS[variant][0]}, tiles=tiles)
+
+
+def variants_of(rules: Rules) -> tuple[str, ...]:
+    """The variants a run compares: the sources' (:data:`VARIANTS`), and the run's own rules (:data:`THIS_RUN`)
+    when they are none of them."""
+    own = any(variant_rules(rules, v) == rules for v in VARIANTS)
+    return (*VARIANTS, *(() if own else (THIS_RUN,)))
+
+
+def own_variant(rules: Rules) -> str:
+    """The variant that is the run's own game: the first of :func:`variants_of` whose rules are the run's."""
+    return next(v for v in variants_of(rules) if variant_rules(rules, v) == rules)
 
 
 def variant_name(rules: Rules, variant: str) -> str:
     """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``."""
+    if variant == THIS_RUN:
+        return "this run's rules"
     return VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
 
 
 # -- section 1: variants x objectives -----------------------------------------------------------------------------
 def variants_table(rules: Rules, tiles=(9, 10), policies=("optimal", "worst")) -> pd.DataFrame:
     """Value of the full board for every variant x tiles x objective x policy (one row each), on the dice of
-    ``rules``. With one die the one-die variants are the same game as all the dice always, and say so by their
-    equal values."""
+    ``rules``, the run's own rules among them (:func:`variants_of`). With one die the one-die variants are the same
+    game as all the dice always, and say so by their equal values."""
     rows = []
-    for variant, n, objective, policy in itertools.product(VARIANTS, dict.fromkeys(tiles), SCORINGS_OF_SOURCES,
+    for variant, n, objective, policy in itertools.product(variants_of(rules), dict.fromkeys(tiles),
+                                                           SCORINGS_OF_SOURCES,
                                                            policies):
         game = variant_rules(rules, variant, n)
         rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "tiles": n,
@@ -150,7 +169,7 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     s = Sentence()
     shown = []
     for n in dict.fromkeys((rules.tiles, compare_tiles)):
-        for variant in VARIANTS:
+        for variant in variants_of(rules):
             value = variants.fact(f"p_win_{variant}_{n}", "value", "value",
                                   [("variant", "==", variant), ("tiles", "==", n), ("objective", "==", "win"),
                                    ("policy", "==", "optimal")])
@@ -700,16 +719,20 @@ def more_dice(rules: Rules) -> tuple[int, ...]:
     return (3,)
 
 
-def more_tiles_method(rules: Rules) -> str:
-    """What the more-tiles section solves, in words that hold for this run's rules."""
+def more_tiles_method(rules: Rules, max_tiles: int) -> str:
+    """What the more-tiles section solves (boards of 1 to ``max_tiles`` tiles), in words that hold for this run's
+    rules: exact fractions up to :data:`EXACT_UP_TO` tiles in all, which may be every board of the table."""
     double = rules.layout == "double-shutter"
     front = " in front (each with its back row)" if double else ""
     three = " and with three dice of the same size" if 3 in more_dice(rules) and rules.dice != 3 else ""
-    exact = f"{EXACT_UP_TO} tiles in all" + (f" ({EXACT_UP_TO // 2} in front)" if double else "")
-    return (f"This section solves boards of 1 tile and more{front}, with {dice_words(rules.dice, rules.sides)}{three}. "
-            f"A tile above the largest total the dice can roll can never be shut. {winning(rules).chance.capitalize()} "
-            f"is also given as an exact fraction up to {exact}. How fast the engine solves large boards is in the "
-            f"reproducibility appendix.")
+    exact_front = EXACT_UP_TO // 2 if double else EXACT_UP_TO
+    sizes = "a board of 1 tile" if max_tiles == 1 else f"boards of 1 to {max_tiles} tiles"
+    exact = ("on every board of the section" if max_tiles <= exact_front else
+             f"up to {EXACT_UP_TO} tiles in all" + (f" ({exact_front} in front)" if double else ""))
+    return (f"This section solves {sizes}{front}, with "
+            f"{dice_words(rules.dice, rules.sides)}{three}. A tile above the largest total the dice can roll can "
+            f"never be shut. {winning(rules).chance.capitalize()} is also given as an exact fraction {exact}. How "
+            f"fast the engine solves large boards is in the reproducibility appendix.")
 
 
 def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
@@ -888,7 +911,8 @@ def published_claims(rules: Rules, prices: Part) -> dict:
 def headline(rules: Rules, variants: Part, cards: Part) -> dict:
     """The numbers the index shows for this chapter."""
     table = variants["variants"]
-    nine = table[(table["variant"] == "all-dice") & (table["objective"] == "win") & (table["policy"] == "optimal")]
+    nine = table[(table["variant"] == own_variant(rules)) & (table["objective"] == "win")
+                 & (table["policy"] == "optimal")]
     card = cards.findings["recommended-card"]
     facts = {f.name: f for f in card.facts}
     value = nine.loc[nine["tiles"] == rules.tiles, "value"].iloc[0]
@@ -919,7 +943,7 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
 
     main = solve_estimate(rules)
     variants = games_played((solve_cost(variant_rules(rules, v, n)), 6)
-                            for v in VARIANTS for n in dict.fromkeys((rules.tiles, compare_tiles)))
+                            for v in variants_of(rules) for n in dict.fromkeys((rules.tiles, compare_tiles)))
     exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else main
     nine = solve_estimate(source_rules(rules, 10))
     cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once

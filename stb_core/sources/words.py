@@ -27,6 +27,7 @@ from ..choice import same_value
 from ..luck import CHANCES
 
 MINUS = "\u2212"
+DIFFERENCE_NOISE = 1e-10  # pp: a difference of two float chances this small is their rounding, and reads as zero
 
 
 def present(x) -> bool:
@@ -53,32 +54,48 @@ def percent(decimals: int = 2) -> Callable:
         value = 100 * float(x)
         if value == 0:
             return "0%"
-        if 0 < abs(value) < 0.5 * 10**-decimals:
-            return f"<{10**-decimals:.{decimals}f}%" if value > 0 else f">{MINUS}{10**-decimals:.{decimals}f}%"
-        return minus(f"{value:,.{decimals}f}%")
+        return below_shown(value, decimals, "%") or minus(f"{value:,.{decimals}f}%")
     show.unit = "percent"
     show.decimals = decimals
     return show
 
 
+def below_shown(value: float, decimals: int, suffix: str, noise: float = 0.0) -> str | None:
+    """How a nonzero ``value`` too small for ``decimals`` places reads: ``<0.01%`` (a negative one ``>−0.01%``),
+    never a zero that hides a real difference; None for a value the decimals show, and for one no larger than
+    ``noise`` in size (a float's rounding of zero)."""
+    if not noise < abs(value) < 0.5 * 10**-decimals:
+        return None
+    step = f"{10**-decimals:.{decimals}f}{suffix}"
+    return f"<{step}" if value > 0 else f">{MINUS}{step}"
+
+
 def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Callable:
     """A difference of probabilities in percentage points (pp): ``0.00157`` -> ``0.16 pp``; ``signed`` shows the
-    sign of a change (``−0.16 pp``). A table using it says what pp means in its caption."""
+    sign of a change (``−0.16 pp``); a real difference too small for the decimals reads ``<0.01 pp``
+    (:func:`below_shown`). A table using it says what pp means in its caption."""
     spec = f"{'+' if signed else ''},.{decimals}f"
 
     def show(x) -> str:
-        return minus(f"{format(100 * float(x), spec)}{suffix}") if present(x) else ""
+        if not present(x):
+            return ""
+        value = 100 * float(x)
+        return below_shown(value, decimals, suffix, DIFFERENCE_NOISE) or minus(f"{format(value, spec)}{suffix}")
     show.unit = "pp" if suffix.strip() in ("pp", "percentage points") else "hundredths"
     show.decimals = decimals
     return show
 
 
-def number(decimals: int = 4, signed: bool = False) -> Callable:
-    """A number at ``decimals`` places, thousands separated: ``11.157508`` -> ``11.1575``."""
+def number(decimals: int = 4, signed: bool = False, gap: bool = False) -> Callable:
+    """A number at ``decimals`` places, thousands separated: ``11.157508`` -> ``11.1575``; a ``gap`` (a difference
+    of two values) too small for the decimals reads ``<0.001`` (:func:`below_shown`)."""
     spec = f"{'+' if signed else ''},.{decimals}f"
 
     def show(x) -> str:
-        return minus(format(float(x), spec)) if present(x) else ""
+        if not present(x):
+            return ""
+        tiny = below_shown(float(x), decimals, "", DIFFERENCE_NOISE / 100) if gap else None
+        return tiny or minus(format(float(x), spec))
     show.unit = "number"
     show.decimals = decimals
     return show
@@ -99,6 +116,12 @@ def goal_value(objective: str) -> Callable:
     """How a value of ``objective`` reads in prose: a chance (:data:`stb_core.luck.CHANCES`) as a percentage, any
     other amount to three decimals."""
     return percent(2) if objective in CHANCES else number(3)
+
+
+def goal_gap(objective: str) -> Callable:
+    """How a difference of two values of ``objective`` reads in prose: in percentage points for a chance, to three
+    decimals otherwise; a real gap too small for the digits is never a zero."""
+    return points(2, " percentage points") if objective in CHANCES else number(3, gap=True)
 
 
 def share(decimals: int = 2) -> Callable:
