@@ -307,29 +307,34 @@ def part2(rules: Rules, space: Part) -> Part:
     part.add(s.finding("threshold-caption", "The chance of winning with optimal play against the total at or below "
                                             f"which the game is won (0: every tile shut){line}.", kind="caption"))
     if "GameSpace-part2" in space.tables:
-        table = space.shown["space"]
-        strategy = part.table("optimal-strategy", optimal_strategy(table))
-        everything = Table("GameSpace-part2", space["GameSpace-part2"])
-        s = Sentence()
-        choice = everything.fact("with_choice", "RivalGroup", "nunique", [("StrategyCount", ">", 1)])
-        decisive = everything.fact("decisive", "RivalGroup", "nunique", [("Decisive", "==", True)])
-        rows = strategy.count("optimal_rows")
-        s.quiet(rows)
-        tied = derived("tied_groups", "difference", rows, decisive)
-        offer = agrees(choice.value, "offers", "offer")
-        if s.holds(choice, "==", 0):
-            text = "No rival group offers a choice of moves: every move of this game is forced."
-        elif s.holds(decisive, "==", 0):
-            text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
-                    f"the chance of winning ({s(decisive, integer)} decisive groups): each group's moves are all "
-                    f"equally good.")
-        else:
-            text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
-                    f"choice changes the chance of winning. The optimal move in each")
-            text += (f" ({s(rows, counted('row'))}: in {s(tied, counted('group'))} two or more moves are equally "
-                     f"good):" if s.holds(tied, ">", 0) else ":")
-        part.add(s.finding("optimal-strategy", text, kind="text"))
+        optimal_strategy_part(part, space)
     return part
+
+
+def optimal_strategy_part(part: Part, space: Part) -> None:
+    """The optimal move of each rival group into ``part``, with how many groups offer a choice and how many of those
+    choices change the chance of winning."""
+    strategy = part.table("optimal-strategy", optimal_strategy(space.shown["space"]))
+    everything = Table("GameSpace-part2", space["GameSpace-part2"])
+    s = Sentence()
+    choice = everything.fact("with_choice", "RivalGroup", "nunique", [("StrategyCount", ">", 1)])
+    decisive = everything.fact("decisive", "RivalGroup", "nunique", [("Decisive", "==", True)])
+    rows = strategy.count("optimal_rows")
+    s.quiet(rows)
+    tied = derived("tied_groups", "difference", rows, decisive)
+    offer = agrees(choice.value, "offers", "offer")
+    if s.holds(choice, "==", 0):
+        text = "No rival group offers a choice of moves: every move of this game is forced."
+    elif s.holds(decisive, "==", 0):
+        text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
+                f"the chance of winning ({s(decisive, integer)} decisive groups): each group's moves are all "
+                f"equally good.")
+    else:
+        text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
+                f"choice changes the chance of winning. The optimal move in each")
+        text += (f" ({s(rows, counted('row'))}: in {s(tied, counted('group'))} two or more moves are equally "
+                 f"good):" if s.holds(tied, ">", 0) else ":")
+    part.add(s.finding("optimal-strategy", text, kind="text"))
 
 
 def _again(fact):

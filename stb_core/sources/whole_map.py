@@ -268,8 +268,7 @@ def prices_part(rules: Rules) -> Part:
                                              for o, m in zip(SCORINGS_OF_SOURCES, most, strict=True))
     panels = plural(len(SCORINGS_OF_SOURCES), "dot-plot panel", words=True).capitalize()
     part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
-                       f"{tail}.",
-                       kind="alt"))
+                                     f"{tail}.", kind="alt"))
     ten = source_rules(rules, 10)
     gap = part.table("source-000-gap", policy_prices(ten, {"optimal": "optimal", "sequence-count": "sequence-count",
                                                             "highest-tile": "highest-tile", "random": "random"},
@@ -352,6 +351,22 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     """Every card of up to ``card_lines`` lines valued exactly; the Pareto front; the recommended card and its
     exceptions; the best cards on each source's rules."""
     part = Part()
+    cards = searched_cards(part, rules, card_lines, card_objective, progress)
+    recommend_card(part, cards, card_objective, margin_percent)
+    printed_cards(part, cards, card_lines, card_objective)
+    card_exceptions(part, rules, card_objective)
+    sources = {"chapter 1: tiles 1–10": source_rules(rules, 10),
+               "chapters 3 and 5: tiles 1–9": source_rules(rules, 9),
+               "chapter 2: one die once every tile from 7 up is shut": source_rules(rules, 9, "high-shut"),
+               "chapter 4: won at 3 or less": source_rules(rules, 9, "won-at-3")}
+    by_source = fronts_by_rules(sources, ("win", "remaining-sum"), card_lines, progress=progress)
+    part.table("cards-by-source", by_source.assign(objective_name=by_source["objective"].map(named)))
+    return part
+
+
+def searched_cards(part: Part, rules: Rules, card_lines: int, card_objective: str, progress=None):
+    """Every card of up to ``card_lines`` lines valued for :func:`card_objectives`, and their Pareto front, into
+    ``part``: the table of cards (returned) and the sentence counting them."""
     part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1)]})
     cards = part.table("strategy-cards", search_cards(rules, card_objectives(card_objective), card_lines,
                                                       progress=progress))
@@ -371,6 +386,11 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
         lines.append(f"{named(row.objective)}, {plural_lines(row.lines)}: {s(loss, share(2))}")
     part.add(s.finding("front-alt", "Line chart: loss in per cent against the number of lines on the card, one line "
                                     "per objective; " + "; ".join(lines) + ".", kind="alt"))
+    return cards
+
+
+def recommend_card(part: Part, cards, card_objective: str, margin_percent: float) -> None:
+    """The recommended card (:func:`recommended_card`) into ``part``, with the sentence that names it."""
     chosen = recommended_card(cards.frame, card_objective, margin_percent)
     s = Sentence()
     target = [("objective", "==", card_objective)]
@@ -397,7 +417,12 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     part.add(s.finding("recommended-card", text))
     part.shown["card"] = Card(tuple(chosen["card"].split("; then ")))
     part.shown["card_show"] = show
-    # the best card of each length for the card's objective: a figure each, with what it loses
+
+
+def printed_cards(part: Part, cards, card_lines: int, card_objective: str) -> None:
+    """The best card of each length for ``card_objective``, each a figure to cut out with its caption and alt text
+    saying what it loses and what the next length gains."""
+    show, target = part.shown["card_show"], [("objective", "==", card_objective)]
     target_front = pareto_front(cards.frame[cards.frame["objective"] == card_objective]).reset_index(drop=True)
     own = part.table("card-front-target", target_front)
     part.shown["printed_cards"] = []
@@ -409,7 +434,7 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
             next_loss = own.fact("next_loss", "loss_percent", "value", [("lines", "==", better["lines"])])
             gain = derived("gain", "difference", loss, next_loss)
             after = (f"the best card of {plural_lines(better['lines'])} loses {s(next_loss, share(3))}, "
-                     f"{s(gain, number(3))} percentage points less")
+                     f"{s(gain, number(3, gap=True))} percentage points less")
         else:  # the front ends here: no card up to the search's length beats it
             after = (f"no card of up to {plural_lines(card_lines)} does better" if row.lines < card_lines else
                      f"the search stops at {plural_lines(card_lines)}")
@@ -435,6 +460,10 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
                                         f"{named(card_objective)}: the cards searched have up to "
                                         f"{s(longest, plural_lines)}, and further lines never lower the loss.",
                            kind="text"))
+
+
+def card_exceptions(part: Part, rules: Rules, card_objective: str) -> None:
+    """Whether the recommended card plays the highest-tile rule's moves, and the decisions where it costs most."""
     card = part.shown["card"]
     same = pairs_playing_differently(evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile"))
     versus = part.table("card-vs-highest-tile", pd.DataFrame([{"card": card.name, "pairs_playing_differently": same}]))
@@ -454,13 +483,6 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
     else:
         text = f"The card “{card.name}” loses nothing in any decision it faces."
     part.add(s.finding("card-exceptions", text, kind="text"))
-    sources = {"chapter 1: tiles 1–10": source_rules(rules, 10),
-               "chapters 3 and 5: tiles 1–9": source_rules(rules, 9),
-               "chapter 2: one die once every tile from 7 up is shut": source_rules(rules, 9, "high-shut"),
-               "chapter 4: won at 3 or less": source_rules(rules, 9, "won-at-3")}
-    by_source = fronts_by_rules(sources, ("win", "remaining-sum"), card_lines, progress=progress)
-    part.table("cards-by-source", by_source.assign(objective_name=by_source["objective"].map(named)))
-    return part
 
 
 def pairs_playing_differently(a, b) -> int:
