@@ -164,11 +164,9 @@ class Game:
 
     def dice_choices(self, board: int) -> tuple[int, ...]:
         """The numbers of dice the player may roll from ``board``, increasing: the rules' dice, one die when the
-        one-die option is open there (:meth:`Rules.one_die_allowed`), or one die alone when it is forced."""
-        rules, tiles = self.rules, board_tiles(board)
-        largest = max((self.tile_values[t - 1] for t in tiles), default=0)
-        exposed = sum(self.tile_values[t - 1] for t in tiles if not board & self.layout.needs[t - 1])
-        if not rules.one_die_allowed(largest, exposed):
+        one-die option is open there (:attr:`one_die`), or one die alone when it is forced."""
+        rules = self.rules
+        if not self.one_die[board]:
             return (rules.dice,)
         return (1,) if rules.one_die_forced else (1, rules.dice)
 
@@ -203,14 +201,8 @@ class Game:
 
     def outcome_code(self, dice: tuple[int, ...]) -> int:
         """The code of a throw: its total under the sum rule; under a dice-based rule, the die itself for one die
-        and ``sides + 1 + `` the pair's place among the unordered pairs for two."""
-        if self.rolls_are_totals:
-            return sum(dice)
-        if len(dice) == 1:
-            return dice[0]
-        low, high = sorted(dice)
-        s = self.rules.sides
-        return s + 1 + (low - 1) * s - (low - 1) * (low - 2) // 2 + (high - low)
+        and ``sides + 1 + `` the pair's place among the unordered pairs for two (:meth:`throw_codes`, for one)."""
+        return int(self.throw_codes(np.array([dice], dtype=np.int64), np.array([len(dice)]))[0])
 
     def throw_codes(self, faces: np.ndarray, dice: np.ndarray) -> np.ndarray:
         """The outcome code of many throws at once: ``faces[i]`` holds throw i's dice, of which the first
@@ -338,15 +330,19 @@ class Game:
                 out |= np.where((moves >> b) & 1, need, 0)
         return out
 
-    def legal(self, boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
-        """``legal[i, j]``: whether move ``moves[j]`` may be played on board ``boards[i]`` -- its tiles are open,
-        and every tile it shuts has its blockers down once the move is played. The one definition of a legal
-        move (int64 arrays; the moves are those of one outcome)."""
+    def fits(self, boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """Whether each move may be played on its board (arrays that broadcast together) -- its tiles are open, and
+        every tile it shuts has its blockers down once the move is played. The one definition of a legal move."""
         boards, moves = np.asarray(boards, dtype=np.int64), np.asarray(moves, dtype=np.int64)
-        legal = (boards[:, None] & moves[None, :]) == moves[None, :]
+        legal = (boards & moves) == moves
         if self.layout.blocked:
-            legal &= ((boards[:, None] & ~moves[None, :]) & self.needs_of(moves)[None, :]) == 0
+            legal &= ((boards & ~moves) & self.needs_of(moves)) == 0
         return legal
+
+    def legal(self, boards: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        """``legal[i, j]``: whether move ``moves[j]`` may be played on board ``boards[i]`` (:meth:`fits`; the moves
+        are those of one outcome)."""
+        return self.fits(np.asarray(boards, dtype=np.int64)[:, None], np.asarray(moves, dtype=np.int64)[None, :])
 
     @cached_property
     def levels(self) -> Levels:

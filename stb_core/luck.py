@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .analysis import roll_values as move_values
 from .boards import board_mask, layout_of
 from .choice import no_loss, same_value
 from .game import game_of
@@ -202,20 +203,14 @@ def record_of(narrated: list[dict], rules) -> str:
 
 # -- many games at once -------------------------------------------------------------------------------------------
 def roll_values(solution: Solution) -> tuple[np.ndarray, dict[int, np.ndarray], np.ndarray]:
-    """``(Q, V_d, u)`` for every board: ``Q[S, r]`` the value after the best move for outcome ``r`` (``u(S)`` where
-    none is legal), ``V_d[d][S]`` the value of rolling ``d`` dice, ``u[S]`` the value of a game ending on ``S``
-    (floats, in the objective's units)."""
-    game, sense = solution.game, solution.objective.sense
-    values = np.asarray(solution.values, dtype=float)
+    """``(Q, V_d, u)`` for every board of optimal play's ``solution``: ``Q[S, r]`` the value after the best move for
+    outcome ``r`` (``u(S)`` where none is legal), ``V_d[d][S]`` the value of rolling ``d`` dice, ``u[S]`` the value
+    of a game ending on ``S`` (floats, in the objective's units)."""
+    game = solution.game
     stuck = np.asarray(solution.objective.values(game, game.boards), dtype=float)
     table = np.repeat(stuck[:, None], max(game.outcomes) + 1, axis=1)
-    for code in game.outcomes:
-        moves = game.catalogue.of(code)
-        if moves.size:
-            legal = game.legal(game.boards, moves)
-            after = np.where(legal, sense * values[game.boards[:, None] & ~moves[None, :]], -np.inf)
-            best = after.max(axis=1)
-            table[:, code] = np.where(legal.any(axis=1), sense * best, stuck)
+    for code in game.outcomes:  # the best move's value: optimal play's own move (Q's one home, analysis)
+        table[:, code] = move_values(solution, solution, game.boards, code)
     by_dice = {d: sum(p * table[:, c] for c, p in game.chances(d).items()) for d in game.dice_counts}
     return table, by_dice, stuck
 

@@ -128,7 +128,7 @@ def _checked_table(game: Game, policy: Policy) -> np.ndarray:
     for c in range(catalogue.width):
         boards = np.flatnonzero(table[:, c] >= 0)
         moves = catalogue.of(catalogue.lo + c)[table[boards, c]] if boards.size else boards
-        legal = ((boards & moves) == moves) & (((boards & ~moves) & game.needs_of(moves)) == 0)
+        legal = game.fits(boards, moves)
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             raise InputError(f"policy {policy.name!r} plays {game.layout.label(int(moves[bad]))} on open "

@@ -18,6 +18,7 @@ import pytest
 
 from stb_core.report import latex
 from stb_core.report.export import ExportError, bib_entries, export
+from stb_core.report.page import printed_columns
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,6 +88,37 @@ def test_every_table_is_well_formed_latex(kit):
     assert {"tabular", "longtable"} <= kinds  # both short and long tables exist in the report
 
 
+def test_every_kit_table_prints_its_values(kit):
+    """The review of the kit found tables printed without their values: a table the page shows in another shape
+    (pivoted) kept only the label columns the page names. Every table whose CSV holds a number prints a number
+    column (an siunitx S column, or the column that writes the number out as the page does)."""
+    valueless = []
+    for tex in sorted((kit / "tables").rglob("*.tex")):
+        frame = pd.read_csv(tex.with_suffix(".csv"), keep_default_na=False, na_values=[""])
+        numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any()]
+        spec = re.search(r"^\\begin\{(?:tabularx|xltabular)\}\{\\linewidth\}\{(.*)\}$|"
+                         r"^\\begin\{(?:tabular|longtable)\}\{(.*)\}$", tex.read_text(encoding="utf-8"), re.M)
+        resource = next(r for r in json.loads((ROOT / "data" / tex.parent.name / "datapackage.json").read_text())[
+            "resources"] if r["path"] == tex.with_suffix(".csv").name)
+        as_text = [f["name"] for f in resource["schema"]["fields"]  # a number the page writes out ("7.1432%")
+                   if "title" in f and f["name"].removesuffix("_shown") in numeric and f["name"].endswith("_shown")]
+        if numeric and "S" not in (spec[1] or spec[2]) and not as_text:
+            valueless.append((str(tex.relative_to(kit)), numeric))
+    assert not valueless
+
+
+def test_a_table_shown_in_another_shape_is_printed_whole():
+    """The page shows the variants pivoted (a column per objective) and saves them long: the kit prints every column
+    of the CSV, under the page's header where it names one; a table shown as saved keeps the page's columns."""
+    long = pd.DataFrame({"variant": ["a", "a"], "objective": ["win", "sum"], "value": [0.1, 7.0]})
+    wide = long.pivot(index="variant", columns="objective", values="value").reset_index()
+    assert printed_columns(wide, long, {"variant": "rule variant"}) == {"variant": "rule variant",
+                                                                        "objective": "objective", "value": "value"}
+    assert printed_columns(long, long, {"variant": "rule variant"}) == {"variant": "rule variant"}
+    assert printed_columns(long, long, None) is None
+    assert printed_columns(wide, long, None, {"value": "v"}) == {"value": "v"}
+
+
 def test_every_cited_key_is_in_the_bibtex_file(kit):
     bib = (kit / "references.bib").read_text(encoding="utf-8")
     keys = set(re.findall(r"@misc\{([^,]+),", bib))
@@ -154,6 +186,8 @@ def test_a_rerun_s_kit_comes_with_its_main_pdf(built_rerun, tmp_path):
     assert not [p.name for p in (tmp_path / run).glob("main.*") if p.suffix not in (".tex", ".pdf")]
     found, words = typeset(tmp_path / run, tmp_path)
     assert found == [] and "Table 2.2:" in words
+    bib = (tmp_path / run / "references.bib").read_text(encoding="utf-8")
+    assert re.findall(r"@misc\{([^,]+),", bib) == ["source001"]  # the rerun's chapter cites its source alone
 
 
 @pytest.mark.report

@@ -52,7 +52,7 @@ from ..sources.words import NUMBER_WORDS
 from . import crossref, shell
 from . import publish as publishing
 from .catalogue import CHAPTERS, EXPLORER, Chapter, chapter, sources
-from .checks import read_record
+from .checks import read_record, repeated_claims, tally_claims
 from .parameters import ParameterError, domain, parse_value, run_name
 from .paths import TEMPLATES, output_root, report_dir, write_text
 from .present import claims_table, prose_inline
@@ -536,9 +536,10 @@ def write_index() -> None:
     from .pdf import current as pdf_current
 
     records = {c.stem: _current(read_record(c.stem)) for c in CHAPTERS}
-    written = references()  # the write-ups beyond the five sources, cited in the chapters' order
-    citing = {c.number: [key for key in load_published(c.stem)["source"] if key in written] for c in CHAPTERS
-              if (PUBLISHED_DIR / f"{c.stem}.csv").exists()}
+    written = references()  # every write-up cited, in the chapters' order
+    listed = {s.bibkey for s in sources().values()}  # the first list; the second, every other write-up cited
+    citing = {c.number: [key for key in load_published(c.stem)["source"] if key in written and key not in listed]
+              for c in CHAPTERS if (PUBLISHED_DIR / f"{c.stem}.csv").exists()}
     cited = dict.fromkeys(key for keys in citing.values() for key in keys)
     numbers = [str(n) for n, keys in citing.items() if keys]
     write_site_page("index.html.j2", "index.html", "index.html", "Verdicts and abstract", math=True,
@@ -626,26 +627,26 @@ def abstract(records: dict) -> list[str]:
 
     counts = {"reproduced": 0, "corrected": 0, "off": 0, "contradicted": 0}
     claims, refuted, checked = 0, 0, 0
-    analyses, printed = 0, 0  # sources that are one analysis each; figures collected from many (chapter 8)
+    analyses = {s.bibkey for s in sources().values() if not s.author.startswith("several")}  # one analysis each
+    printed = 0  # figures printed by other write-ups (chapter 8's many, chapter 9's)
     for c in CHAPTERS:
         record = records.get(c.stem)
-        if c.source:
-            several = sources()[c.source].author.startswith("several")
-            analyses += not several
-            printed += len(record["claims"]) if several and record else 0
         if record and (c.source or record["claims"]):
             checked += 1
-            claims += len(record["claims"])
+            distinct = [k for k in record["claims"] if k["claim_id"] not in repeated_claims(c.stem)]
+            claims += len(distinct)
+            printed += sum(k["source"] not in analyses for k in distinct)
+            tally = tally_claims(distinct)
             for k in counts:
-                counts[k] += record["counts"].get(k, 0)
+                counts[k] += tally[k]
             refuted += record["counts"]["contradicted"] > 0
-    more = f", and {printed} further printed figures about its variants and rules of thumb," if printed else ""
+    more = f", and {printed} further figures printed by other write-ups," if printed else ""
     margin = (records.get("06-whole-map") or {}).get("parameters", {}).get("margin_percent")  # the card's margin
     margin = "…" if margin is None else f"{margin:g}"
     return [
         "This report solves the dice game Shut the Box exactly, by dynamic programming over every set of open "
-        f"tiles, and checks {NUMBER_WORDS.get(analyses, str(analyses))} published analyses of the game{more} against "
-        "one engine.",
+        f"tiles, and checks {NUMBER_WORDS.get(len(analyses), str(len(analyses)))} published analyses of the "
+        f"game{more} against one engine.",
         f"On the classic board (tiles 1–9, two dice) perfect play shuts the box in "
         f"{value('06-whole-map', 'optimal win, 9 tiles')} of games, "
         f"{value('02-riddler-one-die', 'P(win), perfect play')} when one die may be rolled once 7, 8 and 9 are "

@@ -75,6 +75,27 @@ def _read(stem: str) -> pd.DataFrame:
     return table
 
 
+def repeated_claims(stem: str) -> set[str]:
+    """The claims of a chapter whose home is another page's (``same_as``): judged there, repeated here."""
+    if not (PUBLISHED_DIR / f"{stem}.csv").exists():
+        return set()
+    table = _read(stem)
+    return set(table.loc[table["same_as"] != "", "claim_id"])
+
+
+def tally_claims(claims: list[dict]) -> dict[str, int]:
+    """How many of a record's ``claims`` were reproduced (or hold), corrected by the source, off (a figure),
+    contradicted (a statement), could not be compared, are not applicable."""
+    return {
+        "reproduced": sum(c["mark"] == PASS and c["verdict"] != CORRECTED for c in claims),
+        "corrected": sum(c["verdict"] == CORRECTED for c in claims),
+        "off": sum(c["kind"] == "figure" and c["mark"] == FAIL for c in claims),
+        "contradicted": sum(c["kind"] == "statement" and c["mark"] == FAIL for c in claims),
+        "cannot_compare": sum(c["verdict"] == CANNOT for c in claims),
+        "not_applicable": sum(c["mark"] == NOT_APPLICABLE and c["verdict"] != CANNOT for c in claims),
+    }
+
+
 @cache
 def references() -> dict[str, dict]:
     """Every write-up a figure may come from, by key: the five sources (``sources.csv``) and the further write-ups
@@ -120,12 +141,6 @@ def reference_parts(key: str) -> dict:
     where = f", {ref['published_in']}" if ref.get("published_in") else ""
     return {"key": key, "who": f"{short_reference(key)}{where}", "address": ref["address"],
             "note": ref.get("note") or ""}
-
-
-def full_reference(key: str) -> str:
-    """A write-up in full for a reference list: author (year), “title”, where, address, and what was read."""
-    parts = reference_parts(key)
-    return f"{parts['who']}, {parts['address']}" + (f"; {parts['note']}" if parts["note"] else "")
 
 
 def decimals(text: str) -> int | None:
@@ -224,8 +239,7 @@ class Checks:
                 continue
             value = value if isinstance(value, Computed) else Computed(value)
             found = judge(printed_of(row), value.value, value.sd, value.shown)
-            shown = found.shown if value.shown is not None or row.unit != "probability" else as_read(found.shown,
-                                                                                                      row.unit)
+            shown = found.shown if value.shown is not None else as_read(found.shown, row.unit)  # as published
             self.results.append(Result(**common, computed=shown or found.reason, allowance=found.allowance,
                                        mark=FAIL if found.verdict == OFF else NOT_APPLICABLE
                                        if found.verdict == CANNOT else PASS, verdict=found.verdict))
@@ -286,14 +300,8 @@ class Checks:
     def counts(self) -> dict[str, int]:
         """How many distinct claims were reproduced (or hold), corrected by the source, off, contradicted, could not
         be compared, are not applicable; warnings."""
-        claims = self.claims()
         return {
-            "reproduced": sum(c["mark"] == PASS and c["verdict"] != CORRECTED for c in claims),
-            "corrected": sum(c["verdict"] == CORRECTED for c in claims),
-            "off": sum(c["kind"] == "figure" and c["mark"] == FAIL for c in claims),
-            "contradicted": sum(c["kind"] == "statement" and c["mark"] == FAIL for c in claims),
-            "cannot_compare": sum(c["verdict"] == CANNOT for c in claims),
-            "not_applicable": sum(c["mark"] == NOT_APPLICABLE and c["verdict"] != CANNOT for c in claims),
+            **tally_claims(self.claims()),
             "warnings": sum(r.mark == WARN for r in self.results),
             "failed_checks": sum(r.mark == FAIL and r.kind in ("simulation", "invariant") for r in self.results),
         }

@@ -35,6 +35,7 @@ from ..game import game_of
 from ..luck import GRADE_NAMES, RECORD_HELP, TURN, TURN_HELP, number_format, thresholds
 from ..objectives import get_objective
 from ..rules import OPTIONS, InputError, Rules
+from ..sources.words import dice_words
 from ..sweep import solve
 from .catalogue import EXPLORER
 
@@ -82,8 +83,8 @@ def dice_data(rules: Rules) -> dict:
     """The dice as the page reads them: each number of dice's outcomes (``[code, roll, words, weight]``: the roll as
     ``stb advise --json`` gives it, as a game record writes it, and how many of the ``throws`` equally likely throws
     give it), each throw's faces with the outcome they give, the faces of a die, whether a roll is read as its total,
-    and each board's choices of dice
-    (an index into ``choices`` per board that can arise)."""
+    each number of dice in words, and each board's choices of dice (an index into ``choices`` per board that can
+    arise)."""
     game = game_of(rules)
     outcomes, throws = {}, {}
     for dice in game.dice_counts:
@@ -94,7 +95,7 @@ def dice_data(rules: Rules) -> dict:
     choices = sorted({game.dice_choices(int(b)) for b in game.boards[game.possible]})
     index = [choices.index(game.dice_choices(int(b))) for b in game.boards[game.possible]]
     return {"outcomes": outcomes, "throws": throws, "faces": list(range(1, rules.sides + 1)),
-            "totals": game.rolls_are_totals,
+            "totals": game.rolls_are_totals, "words": {str(d): dice_words(d, rules.sides) for d in game.dice_counts},
             "choices": [list(c) for c in choices], "board": _encode(index, "u1"), "all": rules.dice}
 
 

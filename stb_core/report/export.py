@@ -58,11 +58,14 @@ def bib_entries() -> dict[str, str]:
 
 
 def _entry(key: str, author: str, title: str, date: str, address: str, note: str) -> str:
-    """One ``@misc`` entry; one whose author is not known carries a ``key`` (its title's first words), which BibTeX
-    sorts and labels it by."""
+    """One ``@misc`` entry: a person's name as BibTeX parses it (sorted by the last name), a handle or a body braced
+    whole; one whose author is not known carries a ``key`` (its title's first words), which BibTeX sorts and labels
+    it by."""
     fields = [f"  title = {{{{{latex.text(title)}}}}}"]
     if author and not author.startswith(("not stated", "author not stated")):
-        fields.insert(0, f"  author = {{{{{latex.text(author)}}}}}")
+        person = re.fullmatch(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+", author)  # First Last: BibTeX sorts by Last
+        fields.insert(0, f"  author = {{{latex.text(author)}}}" if person else
+                      f"  author = {{{{{latex.text(author)}}}}}")  # a handle or a body: as written
     else:
         fields.insert(0, f"  key = {{{latex.text(' '.join(title.split()[:3]))}}}")
     year = re.search(r"\b(1[89]|20)\d\d\b", date or "")
@@ -76,15 +79,21 @@ def _entry(key: str, author: str, title: str, date: str, address: str, note: str
 
 
 def cited_by(stem: str) -> list[str]:
-    """The BibTeX keys a chapter's tables cite: its source's, or every write-up of its printed figures."""
+    """The BibTeX keys a chapter's tables cite: its source's, and every write-up of the printed figures it judges
+    (``data/published/<chapter>.csv``)."""
     chapter = next(c for c in CHAPTERS if stem == c.stem or stem.startswith(c.stem + "--"))
-    if chapter.source is None:
-        return []
-    source = sources()[chapter.source]
-    if source.bibkey:
-        return [source.bibkey]
-    published = pd.read_csv(PUBLISHED_DIR / f"{chapter.stem}.csv", dtype=str, keep_default_na=False)
-    return list(dict.fromkeys(k for k in published["source"] if k))
+    keys = [] if chapter.source is None else [sources()[chapter.source].bibkey]
+    path = PUBLISHED_DIR / f"{chapter.stem}.csv"
+    if path.exists():
+        published = pd.read_csv(path, dtype=str, keep_default_na=False)
+        keys += list(published["source"])  # each figure's write-up, by its BibTeX key
+    return list(dict.fromkeys(k for k in keys if k))
+
+
+def write_references(folder: Path, keys: list[str]) -> None:
+    """``references.bib`` in ``folder``: the write-ups of ``keys`` (those the tables and pages cite), by key."""
+    entries = bib_entries()
+    (folder / "references.bib").write_text("".join(entries[k] for k in sorted(set(keys))), encoding="utf-8")
 
 
 # -- the tables -----------------------------------------------------------------------------------------------------
@@ -194,8 +203,7 @@ def write_kit(runs: list[str], root: Path, folder: Path, log, typeset: bool = Tr
         chapters.append({"stem": stem, "title": title, "cite": cite, "figures": _figures(root, stem, folder),
                          "tables": _tables(root, stem, folder, cite)})
         log(f"[{i}/{len(runs)}] {stem}", flush=True)
-    entries = bib_entries()
-    (folder / "references.bib").write_text("".join(entries[k] for k in sorted(entries)), encoding="utf-8")
+    write_references(folder, [k for chapter in chapters for k in chapter["cite"]])
     (folder / "captions.md").write_text(captions_md(chapters), encoding="utf-8")
     (folder / "main.tex").write_text(main_tex(chapters), encoding="utf-8")
     (folder / "README.txt").write_text(README, encoding="utf-8")
@@ -296,7 +304,7 @@ def set_as(table: dict) -> str:
     if table["kind"] == "summary":
         return (f"Too long to print ({rows}): its LaTeX sets the first {table['shown']:,} rows and says the CSV holds "
                 f"them all.")
-    return f"{rows}, set as a {'longtable over several pages' if table['kind'] == 'longtable' else 'table'}."
+    return f"{rows}, set as a {'longtable (it may break across pages)' if table['kind'] == 'longtable' else 'table'}."
 
 
 def main_tex(chapters: list[dict]) -> str:
@@ -312,8 +320,8 @@ def main_tex(chapters: list[dict]) -> str:
     return (f"\\documentclass[11pt]{{article}}\n{latex.PREAMBLE}\\title{{Shut the Box, solved exactly: the tables "
             f"and figures of the write-up kit}}\n\\author{{The Shut the Box report contributors}}\n\\date{{}}\n"
             f"\\begin{{document}}\n\\maketitle\n{KIT_INTRODUCTION}\\tableofcontents\n\\clearpage\n"
-            + "".join(body) + "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{references}\n"
-            "\\end{document}\n")
+            + "".join(body) + latex.bibliography(any(chapter["cite"] for chapter in chapters))
+            + "\\end{document}\n")
 
 
 KIT_INTRODUCTION = r"""\noindent Every table and figure of the kit as it prints, with the number it has in the report.

@@ -303,11 +303,16 @@ def table(frame: pd.DataFrame, caption: str, label: str, *, number: str = "", no
         (rf"\stbnumber{{table}}{{{number}}}" if number else "")
     below = " ".join([*(prose(n) for n in notes), foot]).strip()
     foot = rf"\par\smallskip{{\footnotesize {below}\par}}" + "\n" if below else ""
-    if long:
-        inner = "\\begingroup" + size + "\n" + body + foot + "\\endgroup\n"
+    if long:  # in the flow of the text: the floats before it are set first, so that tables keep their order
+        barrier = "\\ifdefined\\FloatBarrier\\FloatBarrier\\fi\n"
+        inner = barrier + "\\begingroup" + size + "\n" + body + foot + "\\endgroup\n"
     else:
         inner = (f"\\begin{{table}}[htbp]\n\\centering{size}\n\\caption{{{caption}}}\\label{{{label}}}\n"
                  f"{body}{foot}\\end{{table}}\n")
+    continued = "\\caption[]{(continued)} \\\\\n"  # a longtable's head on the pages after its first
+    inner = re.sub(r"\\caption\[\]\{.*\} \\\\\n", lambda _: continued, inner, count=1)
+    if not number:  # a table its page does not number (a verdict box's): no number in print either
+        inner = inner.replace("\\caption{", "\\caption*{", 1).replace("\\caption[]{", "\\caption*{", 1)
     if page == "landscape":  # a page of its own, turned (pdflscape: turned in the viewer too)
         inner = f"\\begin{{landscape}}\n{inner}\\end{{landscape}}\n"
     kind = "summary" if summary else "longtable" if long else "table"
@@ -377,6 +382,12 @@ PREAMBLE = r"""\usepackage[T1]{fontenc}
 INSTALL = ("TeX is not installed: make pdf installs it (Debian's texlive-latex-base, texlive-latex-recommended, "
            "texlive-latex-extra, texlive-fonts-recommended, texlive-science and lmodern, about two minutes), or "
            "install those packages yourself")
+
+
+def bibliography(cited: bool) -> str:
+    """The bibliography of every entry of the document's ``references.bib`` (none where nothing is cited: BibTeX's
+    empty list stops LaTeX)."""
+    return "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{references}\n" if cited else ""
 
 
 def inline(source: str) -> str:

@@ -100,6 +100,18 @@ def injected_names(namespace: dict, declared) -> list[str]:
     return sorted(found)
 
 
+def printed_columns(shown: pd.DataFrame, exported: pd.DataFrame, columns: dict | None,
+                    printed: dict | None = None) -> dict | None:
+    """The columns of ``exported`` the write-up kit prints, with their headers (None: every column, as named):
+    ``printed`` where given, else those the page shows under its ``columns`` headers -- and every column when the
+    page shows the table in another shape (pivoted: the CSV holds columns the page's table does not)."""
+    if printed:
+        return printed
+    if not set(exported.columns) <= set(shown.columns):
+        return {c: (columns or {}).get(c, c) for c in exported.columns}
+    return columns
+
+
 class Page:
     """One run of one notebook: see the module docstring."""
 
@@ -166,22 +178,26 @@ class Page:
 
     def table(self, table: pd.DataFrame, caption: str, name: str | None, *, columns: dict | None = None,
               formats: dict | None = None, max_rows: int | None = 25, note: str | None = None,
-              export: pd.DataFrame | None = None, show: bool = True, cards: bool = False, quoted: bool = False) -> None:
+              export: pd.DataFrame | None = None, show: bool = True, cards: bool = False, quoted: bool = False,
+              printed: dict | None = None) -> None:
         """Save the table as ``data/<run>/<name>.csv`` (``export`` if given, else the table itself, with its
         machine column names) and show it with ``columns`` as headers; ``name=None`` shows without saving,
         ``show=False`` saves without showing (a table the page's prose already points to); ``cards=True`` draws each
-        row as a card on a phone (a table of sentences). A table with no rows (a case the parameters do not
-        produce) is said in a sentence instead of drawn empty."""
+        row as a card on a phone (a table of sentences); ``printed`` names the columns the write-up kit prints
+        (column -> header) where the page shows columns the CSV does not have. A table with no rows (a case the
+        parameters do not produce) is said in a sentence instead of drawn empty."""
         href = None
+        kit_headers = columns
         if name is not None:
             exported = table if export is None else export
+            kit_headers = printed_columns(table, exported, columns, printed)
             self.schemas[name] = dictionary.describe(name, exported)  # refuses a column nothing describes
             save_table(exported, self.run, name)
             href = self.href(f"data/{self.run}/{name}.csv")
             self.written.append(("table", href))
         if not show:  # its caption and headers still travel with it: the kit sets it as the page would
             if name is not None:
-                dictionary.entitle(self.schemas[name], "", caption, columns)
+                dictionary.entitle(self.schemas[name], "", caption, kit_headers)
             return
         if table.empty:
             self.say(f"*{caption.rstrip('.')}*: none with these parameters.")
@@ -192,7 +208,7 @@ class Page:
         uid = name or f"table-{self.shown_tables}"
         label = f"Table {self.chapter.number}.{self.shown_tables}"
         if name is not None:  # the caption and headers travel with the table (datapackage.json; the write-up kit)
-            dictionary.entitle(self.schemas[name], label, caption, columns)
+            dictionary.entitle(self.schemas[name], label, caption, kit_headers)
         display(HTML(present.table_html(table, caption, f"{self.stem}-{uid}", columns=columns, formats=formats,
                                         max_rows=max_rows, csv_href=href, note=note, label=label, cards=cards,
                                         quoted=quoted)))
@@ -311,7 +327,9 @@ class Page:
                        max_rows=None, export=None if sourced.any() else table,
                        columns={"claim": "claim", "published": "exact value",
                                 "computed now": "computed now (a simulation: with its 95% interval)",
-                                "judged": "check"})
+                                "judged": "check"},
+                       printed={"claim": "claim", "published": "exact value", "computed now": "computed now",
+                                "check": "check", "verdict": "verdict"})
         written = {href.rsplit("/", 1)[-1].removesuffix(".csv") for kind, href in self.written if kind == "table"}
         unwritten = sorted({f"{fact.table}.csv" for finding in self.findings for fact in finding.facts
                             if fact.table and fact.table not in written})

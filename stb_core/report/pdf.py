@@ -22,6 +22,7 @@ from pathlib import Path
 from . import latex, typeset
 from . import publish as publishing
 from .catalogue import CHAPTERS, chapter
+from .export import cited_by, write_references
 from .paths import report_dir
 
 RECORD = ".report-pdf.json"  # which pages the default report's PDF was typeset from (the index links a current one)
@@ -69,7 +70,7 @@ def book(run: str | None, folder: Path) -> str:
             f"\\title{{{latex.text(title)}}}\n\\author{{The Shut the Box report contributors}}\n"
             f"\\date{{{latex.text(_identity(pages))}}}\n\\begin{{document}}\n"
             + ("" if run is None else "\\maketitle\n\\tableofcontents\n") + body
-            + "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{references}\n\\end{document}\n")
+            + latex.bibliography(bool(cited_in(pages))) + "\\end{document}\n")
 
 
 BOOK_PREAMBLE = r"""\usepackage{enumitem}
@@ -115,12 +116,14 @@ def _identity(pages: list[tuple[str, Path]]) -> str:
     return box.get_text(" ", strip=True).split(" · ")[0] if box else ""
 
 
-def references(folder: Path) -> None:
-    """The BibTeX file of every write-up the report cites, as the write-up kit writes it."""
-    from .export import bib_entries
+def cited_in(pages: list[tuple[str, Path]]) -> list[str]:
+    """The BibTeX keys the book's chapters cite (:func:`stb_core.report.export.cited_by`)."""
+    return [k for stem, _ in pages if stem not in ("index", "glossary") for k in cited_by(stem)]
 
-    entries = bib_entries()
-    (folder / "references.bib").write_text("".join(entries[k] for k in sorted(entries)), encoding="utf-8")
+
+def references(folder: Path, run: str | None) -> None:
+    """The BibTeX file of every write-up the book cites, as the write-up kit writes it."""
+    write_references(folder, cited_in(pages_of(run)))
 
 
 def target_of(run: str | None) -> Path:
@@ -143,7 +146,7 @@ def make_pdf(run: str | None = None, log=print) -> Path:
             log(f"typesetting {target.name} from the built pages (pdflatex and BibTeX; a minute or so) ...",
                 flush=True)
             (staging / "book.tex").write_text(book(run, target.parent), encoding="utf-8")
-            references(staging)
+            references(staging, run)
             try:
                 found = latex.problems(latex.compile_document(staging / "book.tex"))
             except RuntimeError as error:

@@ -25,6 +25,8 @@ SKIPPED_TAGS = {"script", "style", "form", "button", "input", "nav", "noscript",
 SKIPPED_CLASSES = {"jp-CodeMirrorEditor", "highlight", "stb-progress", "stb-files", "anchor-link", "jp-Collapser",
                    "stb-chapter-number", "jp-InputPrompt", "jp-OutputPrompt"}  # code cells' code; the page's chrome
 ADDRESS = re.compile(r"(https?://[^\s<>()]+[^\s<>().,;:])")
+BOOKMARK = str.maketrans({"×": "x", "–": "-", "—": "-", "−": "-", "’": "'", "‘": "'", "“": '"', "”": '"',
+                          "≤": "<=", "≥": ">=", "≠": "!="})  # a heading's math in the PDF's bookmarks
 REF, TO, TEXT, END = "\x00", "\x01", "\x02", "\x03"  # a link, resolved once every label of the book is known
 
 
@@ -79,6 +81,8 @@ class Page:
             return self.link(element)
         if element.name == "br":
             return r"\newline "
+        if "stb-badge" in (element.get("class") or []):  # a verdict's label, set apart from the tally after it
+            return rf"\fbox{{\textbf{{{inner}}}}}\enspace "
         return rf"{wrap[element.name]}{{{inner}}}" if element.name in wrap else inner
 
     # -- blocks ------------------------------------------------------------------------------------------------------
@@ -111,17 +115,26 @@ class Page:
             return f"{self.anchor(element)}\\begin{{stbfinding}}\n{inner.strip()}\n\\end{{stbfinding}}\n\n"
         return self.anchor(element) + inner
 
+    def heading(self, element: bs4.Tag) -> str:
+        """A heading's words, with a plain version for the PDF's bookmarks where they hold math (``×``)."""
+        words = self.inline(element).strip()
+        if "$" not in words:
+            return words
+        plain = element.get_text(" ", strip=True).translate(BOOKMARK)
+        plain = latex.text("".join(c for c in plain if c.isascii()))
+        return rf"\texorpdfstring{{{words}}}{{{plain}}}"
+
     def chapter_title(self, h1: bs4.Tag) -> str:
-        return rf"\chapter{{{self.inline(h1).strip()}}}\label{{{self.stem}:top}}" + "\n\n"
+        return rf"\chapter{{{self.heading(h1)}}}\label{{{self.stem}:top}}" + "\n\n"
 
     def section(self, h2: bs4.Tag) -> str:
-        title = self.inline(h2).strip()
+        title = self.heading(h2)
         if "stb-opening-title" in (h2.get("class") or []) or not h2.find(class_="stb-chapter-number"):
             return rf"\section*{{{title}}}{self.anchor(h2)}" + "\n\n"
         return rf"\section{{{title}}}{self.anchor(h2)}" + "\n\n"
 
     def subsection(self, heading: bs4.Tag) -> str:
-        return rf"\subsection*{{{self.inline(heading).strip()}}}{self.anchor(heading)}" + "\n\n"
+        return rf"\subsection*{{{self.heading(heading)}}}{self.anchor(heading)}" + "\n\n"
 
     def paragraph(self, p: bs4.Tag) -> str:
         """A paragraph; a display equation (``$$...$$``) set numbered, as MathJax numbers every display."""

@@ -366,10 +366,15 @@ def advice_part(rules: Rules) -> Part:
     within = s.quiet(more).value <= RULE_OF_THUMB_PERCENT
     judged = (f"within the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose: the advice holds, as advice"
               if within else f"more than the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose")
+    if s.holds(derived("rule_against_optimal", "relation", left, optimum), "==", "the same"):
+        s.quiet(more, optimum)
+        compared = f"{s(left, number(3))} on average, as optimal play does: the advice loses nothing here"
+    else:
+        compared = (f"{s(left, number(3))} on average against optimal play's {s(optimum, number(3))}, "
+                    f"{s(more, share(2))} more: {judged}")
     part.add(s.finding("advice", f"Its closing advice — close fewer tiles, prioritising higher numbers — is the "
                                  f"highest-tile rule of chapter 3. Played for the sum left open it leaves "
-                                 f"{s(left, number(3))} on average against optimal play's {s(optimum, number(3))}, "
-                                 f"{s(more, share(2))} more: {judged}."))
+                                 f"{compared}."))
     return part
 
 

@@ -358,8 +358,8 @@ def rule_loss_finding(rules: Rules, rule, best):
     else:
         gap = derived("gap", "difference", best, rule)
         share = derived("share_lost", "ratio", gap, best)
-        text = (f"The most-sequences rule {winning(rules).does} in **{s(rule, percent(2))}** of games; optimal play in "
-                f"**{s(best, percent(2))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
+        text = (f"The most-sequences rule {winning(rules).does} in **{s(rule, percent(3))}** of games; optimal play in "
+                f"**{s(best, percent(3))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
                 f"{s(share, percent(1))} of the best possible chance.")
     return s.finding("rule-loss", text)
 
@@ -461,8 +461,8 @@ def headline(counts: Part, strategies: Part) -> dict:
     """The numbers the index shows for this chapter."""
     by_policy = strategies["strategies"].set_index("policy")["exact_p_win"]
     return {"winning sequences, full board": integer(counts["counts-by-moves"]["sequences"].sum()),
-            "most-sequences rule": percent(2)(by_policy["sequence-count"]),
-            "optimal play": percent(2)(by_policy["optimal"])}
+            "most-sequences rule": percent(3)(by_policy["sequence-count"]),
+            "optimal play": percent(3)(by_policy["optimal"])}
 
 
 def estimate(rules: Rules, board: str = "", games: int = 100_000, seed: int = 1):

@@ -451,7 +451,7 @@
     var dice = won(G, board) ? null : diceValues(G, board), target = $("stb-dice");
     target.textContent = "";
     if (!dice) return;
-    var counts = Object.keys(dice).map(Number), noun = function (d) { return d === 1 ? "one die" : d + " dice"; };
+    var counts = Object.keys(dice).map(Number), noun = function (d) { return G.dice.words[d]; };
     var t1 = el("table", {"class": "stb-table", id: "stb-dice-table"});
     t1.appendChild(el("caption", {}, "One die or " + noun(allDice(G)) + " from this board (perfect play afterwards)"));
     var head = el("tr"); ["roll", "P(win)", heads(G)[second]].forEach(function (h) { head.appendChild(el("th", {}, h)); });
@@ -533,8 +533,9 @@
   }
 
   // Redraw, keeping the keyboard on the control just used: the same tile, roll, move, dice or button after the
-  // redraw, else the first button still usable in the group it was in (a roll that is gone, a move played).
-  function keepFocus(redraw) {
+  // redraw, else the first button still usable in the group it was in (a roll that is gone), else the first in the
+  // group ``next`` names, where play goes on (a move played: the rolls; dice thrown: the tiles to pick).
+  function keepFocus(redraw, next) {
     var active = document.activeElement, keys = ["data-tile", "data-roll", "data-move", "data-dice", "id"];
     var key = active && active !== document.body ? keys.filter(function (k) { return active.hasAttribute(k); })[0] : null;
     var value = key && active.getAttribute(key), group = key && active.parentElement.closest("[id]");
@@ -544,11 +545,13 @@
     var scope = groupId ? document.getElementById(groupId) : null;
     var found = key === "id" ? document.getElementById(value) :
       scope && scope.querySelector("[" + key + "=\"" + CSS.escape(value) + "\"]");
-    if (!found || found.disabled || found.hidden) found = scope && scope.querySelector("button:not([disabled])");
+    var usable = function (box) { return box && !box.hidden ? box.querySelector("button:not([disabled])") : null; };
+    if (!found || found.disabled || found.hidden) found = usable(scope) || usable(next && document.getElementById(next));
     if (found && found !== document.activeElement) found.focus();
   }
   function draw() {
-    keepFocus(function () { drawBoard(); drawRolls(); drawMoves(); $("stb-undo").disabled = !state.history.length; });
+    keepFocus(function () { drawBoard(); drawRolls(); drawMoves(); $("stb-undo").disabled = !state.history.length; },
+              "stb-rolls");
   }
 
   function remember() { state.history.push({board: state.board, roll: state.roll}); }
@@ -761,7 +764,7 @@
   }
 
   function drawTrainer() {
-    keepFocus(function () { trainerView(trainer); });
+    keepFocus(function () { trainerView(trainer); }, "stb-train-board");
   }
   function trainerView(T) {
     var status = $("stb-train-status"), board = $("stb-train-board"), diceBox = $("stb-train-dice");
@@ -778,12 +781,12 @@
       return drawAnalysis(T, out);
     }
     if (T.roll === null) {
-      status.textContent = "Roll " + (T.turns.length + 1) + ": the rules let you roll one die or " +
-        allDice(G) + " from " + label(G, T.board) + ".";
+      status.textContent = "Roll " + (T.turns.length + 1) + ": the rules let you roll " +
+        G.dice.words[1] + " or " + G.dice.words[allDice(G)] + " from " + label(G, T.board) + ".";
       diceBox.hidden = false;
       diceChoices(G, T.board).forEach(function (d) {
         diceBox.appendChild(el("button", {type: "button", "class": "stb-roll", "data-dice": String(d), "aria-pressed": "false"},
-                               d === 1 ? "roll one die" : "roll " + d + " dice"));
+                               "roll " + G.dice.words[d]));
       });
       return;
     }

@@ -74,6 +74,13 @@
   }
   cue();
   window.addEventListener("resize", cue);
+  // tables a page's script draws later (the explorer's moves, the trainer's analysis) get the same cue
+  var pending = false;
+  new MutationObserver(function () {
+    if (pending) return;
+    pending = true;
+    window.requestAnimationFrame(function () { pending = false; cue(); });
+  }).observe(document.body, {childList: true, subtree: true});
 
   // the contents of a chapter: its sections, after the box that opens the page
   var contents = document.getElementById("stb-contents");
