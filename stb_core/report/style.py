@@ -29,7 +29,7 @@ COLOURS = {
     "highest tile you can": PURPLE, "strategy card": GREEN,
     # rule variants: Tol's muted colours, none shared with a policy
     "all-dice": INDIGO, "high-shut": CYAN, "pub-allowed": TEAL, "pub-forced": FOREST, "two-per-roll": OLIVE,
-    "won-at-3": ROSE,
+    "won-at-3": ROSE, "this-run": MAGENTA,  # this-run: a run's own rules beside them (whole_map.THIS_RUN)
     # objectives: none shared with a policy or a variant
     "win": BLUE, "remaining-sum": VERMILLION, "flipped-count": SAND,
     # the choice of dice, and the outcomes of a game between players (never drawn with the names above)
