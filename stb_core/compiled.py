@@ -38,7 +38,7 @@ from .game import Game
 
 PATTERN_BITS = 13   # the pattern enumeration when moves use at most this many low tiles (its table stays small)
 SUBSETS_ALLOWED = True  # the depth-first enumeration for one row and the sum rule (the tests try the others)
-CHUNK = 1 << 20     # boards per call of a kernel: progress is reported between calls
+BOARDS_PER_CALL = 1 << 20     # boards per call of a kernel: progress is reported between calls
 
 
 def available() -> bool:
@@ -152,9 +152,9 @@ def ranking_arguments(ranking: Ranking, value_dir: float, rank_values: np.ndarra
 def _in_chunks(states: int, run, progress, descending: bool = False) -> None:
     """``run(first, last)`` over the boards in chunks (increasing, or decreasing), telling ``progress`` the share
     done."""
-    starts = list(range(0, states, CHUNK))
+    starts = list(range(0, states, BOARDS_PER_CALL))
     for done, first in enumerate(reversed(starts) if descending else starts, start=1):
-        run(first, min(first + CHUNK, states))
+        run(first, min(first + BOARDS_PER_CALL, states))
         if progress is not None:
             progress(done / len(starts))
 

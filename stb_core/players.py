@@ -61,8 +61,8 @@ PLAYERS_RANGE = (2, 6)
 SHUT_PAYS_RANGE = (0, 1000)
 STAKES = "stakes"  # a seat's default play: its best reply to the scores before it, for the round's payoffs
 SEAT_PLAYS = (STAKES, *OBJECTIVES, *(p for p in POLICIES if p != "optimal"))  # optimal play is named by its objective
-CHUNK = 64  # at most this many states of one seat solved together (columns of one sweep): measured fastest
-CHUNK_BYTES = 2 * 2**30  # and at most what their columns' arrays may hold together (Double Shutter: 14 columns)
+SEAT_STATES_PER_SWEEP = 64  # at most this many states of one seat solved together (one sweep's columns): fastest
+SEAT_SWEEP_BYTES = 2 * 2**30  # and at most what their columns' arrays may hold together (Double Shutter: 14 columns)
 
 
 @dataclass(frozen=True)
@@ -312,7 +312,7 @@ def play(game: PubGame, *, exact: bool = False, shut_pays: Real | None = None, p
             t_in[best, count], t_out[best, count] = _step(tables, result, shut, best, count, penalty, zero)
             made.append((t_in, t_out))
         g_next, h_next = made
-    return _forward(game, scores, seat_tables, later, h_tables, exact, x)
+    return _follow_round(game, scores, seat_tables, later, h_tables, exact, x)
 
 
 def fixed_play(game: PubGame, how: str, exact: bool) -> np.ndarray | None:
@@ -340,7 +340,7 @@ def _turns(board_game, ranking, fixed: np.ndarray | None, utility: np.ndarray, e
     return (ends * utility).sum(axis=0), ends
 
 
-def _forward(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact: bool, x) -> PubResult:
+def _follow_round(game: PubGame, scores: Scores, seat_tables, later, h_tables, exact: bool, x) -> PubResult:
     """Follow the round seat by seat: the chance of each state, each seat's results, the split pot."""
     n, m = game.players, scores.count
     zero, one = _number(0, exact), _number(1, exact)
@@ -389,9 +389,9 @@ def column_bytes(rules: Rules, exact: bool = False) -> int:
 
 
 def columns_per_sweep(rules: Rules, exact: bool = False) -> int:
-    """How many states of a seat one sweep solves together: :data:`CHUNK`, or fewer where their columns would
-    hold more than :data:`CHUNK_BYTES` (at least one)."""
-    return max(1, min(CHUNK, CHUNK_BYTES // column_bytes(rules, exact)))
+    """How many states of a seat one sweep solves together: :data:`SEAT_STATES_PER_SWEEP`, or fewer where their
+    columns would hold more than :data:`SEAT_SWEEP_BYTES` (at least one)."""
+    return max(1, min(SEAT_STATES_PER_SWEEP, SEAT_SWEEP_BYTES // column_bytes(rules, exact)))
 
 
 def play_estimate(game: PubGame, exact: bool = False):

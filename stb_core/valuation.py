@@ -139,7 +139,7 @@ def expected_rolls(solution: Solution, board: int | None = None):
 
 
 # -- forward: to the game's end --------------------------------------------------------------------------------------
-def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _push_to_the_end(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndarray]:
     """Push probability from ``board`` to the game's end: (reach probability, end probability) per board."""
     game, exact = solution.game, solution.exact
     start = _start(solution, board)
@@ -175,13 +175,13 @@ def _forward(solution: Solution, board: int | None) -> tuple[np.ndarray, np.ndar
 
 def final_board_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:
     """Probability that the game from ``board`` (default: full) ends on each board (array over masks)."""
-    return _forward(check_solution(solution), board)[1]
+    return _push_to_the_end(check_solution(solution), board)[1]
 
 
 def reach_probabilities(solution: Solution, board: int | None = None) -> np.ndarray:
     """Probability that the game from ``board`` (default: full) passes through each board, playing the
     solution's policy (array over masks; the starting board has probability 1)."""
-    return _forward(check_solution(solution), board)[0]
+    return _push_to_the_end(check_solution(solution), board)[0]
 
 
 def final_sum_distribution(

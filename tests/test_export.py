@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from stb_core.report import latex
+from stb_core.report import latex, publish
 from stb_core.report.export import ExportError, bib_entries, export
 from stb_core.report.page import printed_columns
 
@@ -283,12 +283,14 @@ def test_a_folder_the_project_did_not_write_is_refused_and_kept(built_rerun, tmp
 
 
 def test_the_built_report_is_never_taken_for_a_kit(tmp_path):
-    """``stb export --out .`` in the project deleted the built report: a report folder is not a kit."""
+    """``stb export --out .`` in the project deleted the built report: a report folder is not a kit, even with the
+    marker every build leaves in it (the project wrote it, as the HTML report)."""
     (tmp_path / "report").mkdir()
     (tmp_path / "report" / "index.html").write_text("<html></html>\n")
+    publish.mark(tmp_path / "report", "the HTML report")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("STB_OUTPUT_ROOT", str(ROOT))
-        with pytest.raises(ExportError, match="is not a kit this project wrote"):
+        with pytest.raises(ExportError, match="is not a kit this project wrote .it holds the HTML report"):
             export(None, tmp_path)
     assert (tmp_path / "report" / "index.html").exists()
 

@@ -552,6 +552,7 @@ def objectives_by_the_reference(record, tables, values, rules):
 @given(values=parameter_sets("05-expected-cost-mdp"))
 @example(values=case("05-expected-cost-mdp", sides=8, max_per_move=2, win_at_most=6))  # "disagree" on a tie (issue 36)
 @example(values=case("05-expected-cost-mdp", tiles=12, win_at_most=78))  # won before the first roll: "are , leaving"
+@example(values=case("05-expected-cost-mdp", tiles=2))  # no board {4, 5} to speak of (a fresh fuzz: IndexError)
 @example(values=case("05-expected-cost-mdp", one_die="sum-le-20", one_die_forced=True))  # a roll one die cannot show
 @example(values=case("05-expected-cost-mdp", tiles=12))
 @AUDIT

@@ -97,6 +97,64 @@ def test_the_count_of_steps_is_every_step():
     assert STEPS == 19
 
 
+RENAMES = 1 + 2 * 6  # the journal put in place, then each item set aside and moved in
+
+
+def refusing_after(allowed: int, then_all: bool):
+    """``os.replace`` that refuses (EPERM) its ``allowed + 1``-th call, and every later one when ``then_all``."""
+    real, calls = os.replace, [0]
+
+    def replace(a, b):
+        calls[0] += 1
+        if calls[0] == allowed + 1 or (then_all and calls[0] > allowed):
+            raise PermissionError(1, "Operation not permitted", str(b))
+        real(a, b)
+    return replace
+
+
+@pytest.mark.parametrize("allowed", range(RENAMES))
+def test_a_rename_refused_half_way_puts_everything_back(tmp_path, monkeypatch, allowed):
+    """The review's T4b: a page that could not be replaced left a run half new, its journal naming a staging folder
+    the build then removed. Now what was moved goes back, and the line says nothing was published."""
+    staging, pairs = layout(tmp_path)
+    folder = tmp_path / "report"
+    monkeypatch.setattr(publish.os, "replace", refusing_after(allowed, then_all=False))
+    with pytest.raises(publish.PublishError) as raised:
+        publish.publish(folder, "run", pairs)
+    monkeypatch.undo()
+    assert raised.value.left == publish.NOTHING_PUBLISHED and "permission denied" in raised.value.strerror
+    assert {state(target) for _, target in pairs} == {"old"} and all(new.exists() for new, _ in pairs)
+    assert publish.recover(folder) == [] and not publish.pending(staging)
+
+
+@pytest.mark.parametrize("allowed", [2, 7, RENAMES - 1])  # an item set aside, or moved in, before the refusal
+def test_a_publication_that_cannot_be_undone_keeps_what_the_next_command_needs(tmp_path, monkeypatch, allowed):
+    """Where undoing is refused too, the journal stays and so does the staging folder it names: the next command,
+    once the filesystem allows it, finishes the publication (every item new)."""
+    staging, pairs = layout(tmp_path)
+    folder = tmp_path / "report"
+    monkeypatch.setattr(publish.os, "replace", refusing_after(allowed, then_all=True))
+    with pytest.raises(publish.PublishError) as raised:
+        publish.publish(folder, "run", pairs)
+    monkeypatch.undo()
+    assert raised.value.left == publish.HALF_WAY
+    publish.discard(staging)
+    assert staging.exists() and publish.pending(staging)
+    assert publish.recover(folder) == ["run"]
+    assert {state(target) for _, target in pairs} == {"new"}
+    publish.discard(staging)
+    assert not staging.exists()
+
+
+def test_a_failed_copy_of_many_files_reads_as_one_line():
+    """The review's T2: a full disk printed shutil's whole list of failed files (2,015 characters)."""
+    import shutil
+
+    error = shutil.Error([(f"/s/{n}.csv", f"/r/{n}.csv", f"[Errno 28] No space left on device: '/r/{n}.csv'")
+                          for n in range(40)])
+    assert publish.refusal(error) == "/r/0.csv: no space left on the device (and 39 more files)"
+
+
 @pytest.fixture
 def mounted(tmp_path):
     """A small filesystem of its own (tmpfs) at a folder, read-only or nearly full as asked (skipped where this

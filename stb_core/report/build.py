@@ -745,7 +745,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
             run_all(jobs, staging, signals, running, published, workers, log)
             with signals.deferred():  # the pages every run shares: written together
                 write_shared(default)
-            shutil.rmtree(staging, ignore_errors=True)  # gone before the next build takes the folder
+            publishing.discard(staging)  # gone before the next build takes the folder
             seconds = time.perf_counter() - started
             finished = (f"report built in {seconds:.1f} s: {report_dir() / 'index.html'}" if default else
                         f"built in {seconds:.1f} s: " + ", ".join(str(job.html_path) for job in jobs))
@@ -758,7 +758,7 @@ def build(jobs: list[Job], workers: int = 2, log=print) -> None:
     finally:
         signals.stopping = True  # the clean-up is not interrupted
         stop(running)
-        shutil.rmtree(staging, ignore_errors=True)
+        publishing.discard(staging)
         if janitor is not None:  # the build ends normally: nothing is left for it to clean
             janitor.kill()
             janitor.wait()
@@ -873,8 +873,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"python -m stb_core.report: error: {error}", file=sys.stderr)
         return 1
     except publishing.PublishError as error:  # a folder the filesystem refuses: probed first, or while publishing
-        print(f"python -m stb_core.report: error: {error.strerror}; what was published before is whole, and an "
-              f"interrupted publication is finished by the next build", file=sys.stderr)
+        print(f"python -m stb_core.report: error: {error.strerror}; {error.left}", file=sys.stderr)
         return 1
     except Interrupted as error:
         print(f"python -m stb_core.report: {error}", file=sys.stderr)

@@ -36,6 +36,8 @@ from . import publish as publishing
 from .catalogue import CHAPTERS, sources
 from .paths import PUBLISHED_DIR, output_root
 
+KIT = "the write-up kit"  # what the kit's marker says it is (publish.mark): only a folder marked so is replaced
+
 
 class ExportError(Exception):
     """The export cannot be made (a run that was never built): one line saying why."""
@@ -159,22 +161,30 @@ def export(run: str | None = None, out: Path | None = None, log=print, typeset: 
             staging.mkdir()
             write_kit(runs, root, staging / name, log, typeset)
             zip_kit(staging / name, staging / f"{name}.zip")
-            with publishing.signals_held():  # the folder and the zip are replaced together
-                publishing.publish(destination, f"kit-{name}", [(staging / name, folder),
-                                                                  (staging / f"{name}.zip", archive)])
+            try:
+                with publishing.signals_held():  # the folder and the zip are replaced together
+                    publishing.publish(destination, f"kit-{name}", [(staging / name, folder),
+                                                                      (staging / f"{name}.zip", archive)])
+            except KeyboardInterrupt:  # held until both were in place
+                raise ExportError(f"interrupted once the kit was in place: {folder} and {archive} are the new "
+                                  f"kit") from None
+        except publishing.PublishError as error:
+            raise ExportError(f"{error.strerror}; the kit in {destination}: {error.left}") from None
         except OSError as error:
             raise ExportError(f"{publishing.refusal(error)}; the kit in {destination} is as it was") from None
         finally:
-            publishing.remove(staging) if staging.exists() else None
+            publishing.discard(staging)
     return folder
 
 
 def refuse_what_the_project_did_not_write(folder: Path, archive: Path) -> None:
     """The kit is written over a folder and a zip only where they are a kit the project wrote (or absent, or an
     empty folder): anything else is refused in one line, and nothing is touched."""
-    if not publishing.owned(folder):
-        raise ExportError(f"{folder} exists and is not a kit this project wrote (no {publishing.MARKER} in it): move "
-                          f"it or give --out another folder; nothing was written")
+    if not publishing.owned(folder, KIT):
+        written = publishing.written_as(folder)
+        what = f"it holds {written}, not a kit" if written else f"no {publishing.MARKER} in it"
+        raise ExportError(f"{folder} exists and is not a kit this project wrote ({what}): move it or give --out "
+                          f"another folder; nothing was written")
     if archive.exists() and not kit_zip(archive):
         raise ExportError(f"{archive} exists and is not a kit this project wrote: move it or give --out another "
                           f"folder; nothing was written")
@@ -209,7 +219,7 @@ def write_kit(runs: list[str], root: Path, folder: Path, log, typeset: bool = Tr
     (folder / "README.txt").write_text(README, encoding="utf-8")
     if typeset:
         typeset_main(folder, log)
-    publishing.mark(folder, "the write-up kit")
+    publishing.mark(folder, KIT)
 
 
 def typeset_main(folder: Path, log) -> None:

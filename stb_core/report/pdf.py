@@ -15,7 +15,6 @@ import argparse
 import hashlib
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -156,7 +155,7 @@ def make_pdf(run: str | None = None, log=print) -> Path:
             with publishing.signals_held():
                 publishing.publish(report_dir(), f"pdf-{target.stem}", [(staging / "book.pdf", target)])
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            publishing.discard(staging)
         if run is None:
             record(pages_of(None))
             write_index()
@@ -197,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 2
     except publishing.PublishError as error:
-        print(f"{parser.prog}: error: {error.strerror}", file=sys.stderr)
+        print(f"{parser.prog}: error: {error.strerror}; {error.left}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"{parser.prog}: interrupted; the PDF is as it was", file=sys.stderr)

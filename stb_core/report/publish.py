@@ -31,6 +31,7 @@ import errno
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import threading
@@ -49,12 +50,30 @@ CAUSES = {errno.ENOSPC: "no space left on the device", errno.EROFS: "the filesys
           "another filesystem", errno.EDQUOT: "the disk quota is exceeded", errno.EISDIR: "it is a folder"}
 
 
+NOTHING_PUBLISHED = "nothing was published (what was there before is whole)"
+HALF_WAY = "the publication stopped half way: the next build or rerun finishes it"
+
+
 class PublishError(OSError):
-    """A filesystem that refuses what a publication needs: one line naming the path and the cause."""
+    """A filesystem that refuses what a publication needs: one line naming the path and the cause; ``left`` says
+    what the refusal left (:data:`NOTHING_PUBLISHED`, or :data:`HALF_WAY` where even undoing was refused)."""
+
+    def __init__(self, number: int | None, line: str, left: str = NOTHING_PUBLISHED):
+        super().__init__(number, line)
+        self.left = left
 
 
 def refusal(error: OSError, path: Path | str | None = None) -> str:
-    """An OSError in one line: the path and the cause, in words (``report/: the filesystem is read-only``)."""
+    """An OSError in one line: the path and the cause, in words (``report/: the filesystem is read-only``); a copy
+    of a folder that failed on several files (``shutil.Error``) by its first, with how many more."""
+    if isinstance(error, shutil.Error) and error.args and isinstance(error.args[0], list) and error.args[0]:
+        failed = error.args[0]
+        _, target, why = failed[0]
+        number = re.match(r"\[Errno (\d+)\]", str(why))
+        cause = CAUSES.get(int(number[1]), str(why)) if number else str(why)
+        others = len(failed) - 1
+        more = f" (and {others} more {'file' if others == 1 else 'files'})" if others else ""
+        return f"{path if path is not None else target}: {cause}{more}"
     where = path if path is not None else (error.filename or "")
     cause = CAUSES.get(error.errno, error.strerror or str(error))
     return f"{where}: {cause}" if str(where) else cause
@@ -166,9 +185,48 @@ def publish(folder: Path, name: str, pairs: list[tuple[Path, Path]]) -> None:
         journal = journal_path(folder, name)
         write_journal(journal, moves)
         _step(countdown)
-        commit(journal, moves, countdown)
     except OSError as error:
         raise PublishError(error.errno, refusal(error)) from None
+    try:
+        commit(journal, moves, countdown)
+    except OSError as error:
+        raise PublishError(error.errno, refusal(error), undone(journal, moves)) from None
+
+
+def undone(journal: Path, moves: list[Move]) -> str:
+    """After a refused step: every item moved back where it was (each new one to its staging place, each old one
+    put back), the journal removed; what that leaves, in words, for the refusal's line. Where the filesystem
+    refuses that too, the journal stays (and, with it, the staging folder: :func:`pending`) and the next command
+    rolls the publication forward."""
+    try:
+        for move in reversed(moves):
+            if not move.new.exists() and (move.target.exists() or move.target.is_symlink()):
+                os.replace(move.target, move.new)  # moved in: back to its staging place
+            if move.old.exists() or move.old.is_symlink():
+                os.replace(move.old, move.target)
+        journal.unlink(missing_ok=True)
+    except OSError:
+        return HALF_WAY
+    return NOTHING_PUBLISHED
+
+
+def discard(staging: Path) -> None:
+    """Remove a staging folder once it is done with -- unless a publication journalled beside it still needs it."""
+    if not pending(staging):
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def pending(staging: Path) -> bool:
+    """Whether a journal beside ``staging`` still names an item in it (a publication to roll forward): such a
+    staging folder is kept until that is done."""
+    for journal in staging.parent.glob(f"{JOURNAL_PREFIX}*.json"):
+        try:
+            named = json.loads(journal.read_text(encoding="utf-8"))["moves"]
+        except (OSError, ValueError, KeyError):
+            continue
+        if any(Path(new).is_relative_to(staging) for new, _ in named):
+            return True
+    return False
 
 
 def recover(folder: Path) -> list[str]:
@@ -221,18 +279,31 @@ def probe(folders: list[Path]) -> None:
                 pass
 
 
-def owned(folder: Path) -> bool:
+def owned(folder: Path, what: str | None = None) -> bool:
     """Whether the project may replace or remove ``folder``: it does not exist, is empty, or carries the marker the
-    project writes into every folder it writes whole."""
+    project writes into every folder it writes whole -- naming ``what`` it holds, where given (a folder written
+    as the HTML report is no write-up kit, and is never replaced by one)."""
     if not folder.exists():
         return True
     if not folder.is_dir():
         return False
-    return (folder / MARKER).exists() or not any(folder.iterdir())
+    if not any(folder.iterdir()):
+        return True
+    written = written_as(folder)
+    return written is not None and (what is None or written == what)
+
+
+def written_as(folder: Path) -> str | None:
+    """What the project wrote ``folder`` as (the ``what`` of its marker: "the write-up kit"), or None."""
+    try:
+        text = (folder / MARKER).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return text.partition(": ")[2].partition(";")[0] or None
 
 
 def mark(folder: Path, what: str) -> None:
-    """Leave the marker that says the project wrote ``folder`` (and may replace it)."""
+    """Leave the marker that says the project wrote ``folder`` as ``what`` (and may replace it)."""
     (folder / MARKER).write_text(f"written by the Shut the Box report: {what}; replaced whole by the next one\n",
                                  encoding="utf-8")
 

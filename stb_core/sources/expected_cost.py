@@ -311,7 +311,10 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
 
 def source_game_from_4_5(rules: Rules) -> bool:
     """Whether the game from {4, 5} is the source's: two six-sided dice always rolled there, a move adding up to
-    the roll, won only with every tile shut -- where its hand formula speaks of this game."""
+    the roll, won only with every tile shut -- where its hand formula speaks of this game (a board with tiles 4
+    and 5)."""
+    if rules.tiles < 5:
+        return False
     four_five = board_mask([4, 5])
     plain = Rules(tiles=rules.tiles)
     return (rules.dice, rules.sides, rules.win_at_most, rules.moves) == (2, 6, 0, "sum") and \

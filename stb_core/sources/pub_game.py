@@ -47,6 +47,8 @@ from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, parameter
 from .words import a_roll, counted, listing, number, percent, play_name, points, winning
 
+ZERO_SUM_ROUNDING = 1e-12  # stakes: float payoffs adding up to less than this add up to zero (their rounding)
+
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
 SECOND_GOALS = ("beat", "tie-or-beat")
 
@@ -524,6 +526,15 @@ def simulation_part(seats: Part, rounds: int, seed: int) -> Part:
     part.add(s.finding("simulation-alt", "Dot plot with intervals, one row per seat: " + "; ".join(shown) + ".",
                        kind="alt"))
     return part
+
+
+def zero_sum(seats: Part) -> tuple[str, bool]:
+    """Whether the seats' expected winnings add up to zero (the pot only changes hands): what they add up to, as the
+    checks table shows it ("0" exactly; a float's rounding in floats), and whether that is within rounding."""
+    payoffs = seats["result"].seats["expected_payoff"]
+    total = sum(Fraction(v) if seats["exact"] else float(v) for v in payoffs)
+    shown = "0" if total == 0 else f"{abs(float(total)):.0e} (rounding)"
+    return shown, abs(float(total)) < ZERO_SUM_ROUNDING
 
 
 def headline(seats: Part, fair: Part, max_players: int) -> dict:

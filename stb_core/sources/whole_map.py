@@ -389,6 +389,14 @@ def searched_cards(part: Part, rules: Rules, card_lines: int, card_objective: st
     return cards
 
 
+def distinct_strategies(cards: pd.DataFrame, card_objective: str) -> pd.DataFrame:
+    """The cards that play differently (the first of each strategy, per objective: the simplest card playing it),
+    the run's card objective first, each objective's least loss first, then the fewest lines."""
+    distinct = cards.drop_duplicates(["objective", "plays_as"])
+    return distinct.sort_values(["objective", "loss_percent", "lines"], kind="stable",
+                                key=lambda c: c != card_objective if c.name == "objective" else c)
+
+
 def recommend_card(part: Part, cards, card_objective: str, margin_percent: float) -> None:
     """The recommended card (:func:`recommended_card`) into ``part``, with the sentence that names it."""
     chosen = recommended_card(cards.frame, card_objective, margin_percent)
