@@ -31,7 +31,7 @@ def _whole(value) -> bool:
 def board_mask(tiles: Iterable[int]) -> int:
     """Bit-mask of a set of tiles: bit ``t - 1`` for tile ``t``; :class:`InputError` for anything but whole tile
     numbers 1 to 64."""
-    if isinstance(tiles, str | bytes) or not isinstance(tiles, Iterable):
+    if isinstance(tiles, str | bytes | dict) or not isinstance(tiles, Iterable):
         raise InputError(f"tiles must be a collection of tile numbers, like [2, 6]; got {tiles!r}")
     mask = 0
     for t in tiles:

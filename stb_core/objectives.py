@@ -131,6 +131,10 @@ def custom_objective(name: str, *, of_sum=None, of_board=None, maximise: bool = 
 
     >>> beat_7 = custom_objective("beat 7", of_sum=lambda s: s < 7)
     """
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(f"custom_objective's name must be a text naming it, like 'beat 7'; got {name!r}")
+    if not isinstance(maximise, bool):
+        raise InputError(f"custom_objective's maximise must be True or False; got {maximise!r}")
     if (of_sum is None) == (of_board is None):
         raise InputError("custom_objective needs exactly one of of_sum or of_board")
     if of_sum is not None:

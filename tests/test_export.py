@@ -188,6 +188,9 @@ def test_a_rerun_s_kit_comes_with_its_main_pdf(built_rerun, tmp_path):
     assert found == [] and "Table 2.2:" in words
     bib = (tmp_path / run / "references.bib").read_text(encoding="utf-8")
     assert re.findall(r"@misc\{([^,]+),", bib) == ["source001"]  # the rerun's chapter cites its source alone
+    again = tmp_path / "again"
+    assert stb_export(root, run, again).returncode == 0  # the same kit, byte for byte: its main.pdf included
+    assert (again / f"{run}.zip").read_bytes() == (tmp_path / f"{run}.zip").read_bytes()
 
 
 @pytest.mark.report

@@ -26,6 +26,9 @@ SMALL = Rules(tiles=5)
     (lambda: board_tiles(-1), "a board must be a bit-mask of at most 64 tiles, a whole number from 0"),
     (lambda: board_tiles(2**80), "a board must be a bit-mask of at most 64 tiles"),
     (lambda: board_mask([1, 1]), "tiles must name each tile once"),
+    (lambda: board_mask({3: 1}), "tiles must be a collection of tile numbers"),  # a dict's keys read as tiles
+    (lambda: custom_objective("x", of_sum=abs, maximise="yes"), "maximise must be True or False; got 'yes'"),
+    (lambda: custom_objective(None, of_sum=abs), "name must be a text naming it"),
     (lambda: board_tiles(1.5), "got 1.5"),
     (lambda: board_tiles("3"), "got '3'"),
     (lambda: board_label(-1), "got -1"),

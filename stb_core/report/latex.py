@@ -19,6 +19,7 @@ A table keeps the report's number (``Table 3.15``) through ``\\stbnumber``: a do
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -413,15 +414,19 @@ def available() -> bool:
     return bool(shutil.which("pdflatex") and shutil.which("bibtex"))
 
 
+FIXED_DATE = "1767225600"  # 2026-01-01: the PDF's dates and its ID, so that a document gives one PDF
+
+
 def compile_document(tex: Path, passes: int = 4) -> str:
     """Typeset ``tex`` in its folder: pdflatex, BibTeX when it cites, pdflatex again until its cross-references
     settle (at most ``passes`` runs); return the last run's log with BibTeX's. Raises ``RuntimeError`` with the first
-    error when pdflatex stops."""
+    error when pdflatex stops. The same document gives the same PDF, byte for byte (:data:`FIXED_DATE`)."""
     folder, stem = tex.parent, tex.stem
     command = ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error", tex.name]
+    env = {**os.environ, "SOURCE_DATE_EPOCH": FIXED_DATE, "FORCE_SOURCE_DATE": "1"}
     bib = ""
     for n in range(passes):
-        run = subprocess.run(command, cwd=folder, capture_output=True, text=True, errors="replace")
+        run = subprocess.run(command, cwd=folder, capture_output=True, text=True, errors="replace", env=env)
         log = (folder / f"{stem}.log").read_text(encoding="utf-8", errors="replace")
         if run.returncode != 0:
             raise RuntimeError(f"pdflatex stopped on {tex.name}: {first_error(log)}")
