@@ -2,7 +2,7 @@
 
 import pytest
 
-from stb_core.report.lint import lint_page, lint_text
+from stb_core.report.lint import lint_csv, lint_page, lint_text
 
 CLEAN = """<html><body><main>
 <p>Perfect play shuts the box in 7.14% of games, 0.16 pp more than the fewest-tiles rule (6.98%).</p>
@@ -76,3 +76,22 @@ def test_a_link_to_a_missing_file_is_found(tmp_path):
 ])
 def test_sentences(text, kinds):
     assert [p.kind for p in lint_text(text)] == kinds
+
+
+@pytest.mark.parametrize(("cell", "flagged"), [
+    ("0.9999999999999999", True), ("0.30000000000000004", True), ("0.1000000000001", False),
+    ("0.999999999999", False), ("0.071431622305606", False), ("117120", False)])
+def test_a_float_is_an_exact_value_s_rounding_only_past_thirteen_repeated_digits(tmp_path, cell, flagged):
+    """Thirteen nines, or thirteen zeros then a digit, are a float's rounding of an exact value; twelve can be a
+    real figure (1e-13 of a chance is not noise)."""
+    path = tmp_path / "t.csv"
+    path.write_text(f"value\n{cell}\n", encoding="utf-8")
+    assert bool(lint_csv(path)) == flagged
+
+
+def test_blank_rows_are_not_duplicates(tmp_path):
+    """A table's spacer rows (every cell empty) read alike and are no defect; two rows of the same figures are."""
+    blank = "<tr><td></td><td></td></tr>"
+    page = page_with(tmp_path, f"<table><caption>Table 4. Ways.</caption><tbody>{blank}<tr><td>a</td><td>1</td></tr>"
+                               f"{blank}</tbody></table>")
+    assert [p.kind for p in lint_page(page)] == []

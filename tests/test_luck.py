@@ -232,3 +232,31 @@ def test_the_luck_share_of_a_way_of_playing_that_never_loses_is_said_to_be_an_id
         assert NAMES["optimal"] not in measured and NAMES["random"] in measured, text
         assert rest.startswith(f"{NAMES['optimal']}, which never loses anything, it is 100% by definition"), text
         assert "what its decisions cost is its mean loss" in text, text
+
+
+def test_every_seeded_game_s_luck_and_loss_add_up_to_its_outcome():
+    """Many games at once (luck_of_games), played by the lowest-sum player whose dice are not the win's: in every
+    game start + luck - loss = outcome (a loss that left out the dice chosen against the win would not add up),
+    and some game's loss comes from its dice alone."""
+    from stb_core.luck import luck_of_games
+
+    rules = Rules(tiles=6, one_die="high-shut")
+    optimal, player = solve(rules, "win"), solve(rules, "remaining-sum")
+    assert (player.dice != optimal.dice).any()  # they roll differently somewhere
+    games = luck_of_games(optimal, player, 3000, seed=5)
+    start = float(optimal.value())
+    assert abs(start + games["luck"] - games["loss"] - games["outcome"]).max() < 1e-12
+    assert games["loss"].max() > 0
+
+
+@pytest.mark.parametrize(("loss", "objective", "expected"), [
+    (0.0, "win", "best"), (0.0009, "win", "good"), (0.001, "win", "inaccuracy"), (0.005, "win", "mistake"),
+    (0.02, "win", "blunder"), (0.25, "remaining-sum", "inaccuracy"), (2.9, "remaining-sum", "mistake"),
+    (3.0, "remaining-sum", "blunder")])
+def test_a_loss_at_a_threshold_reaches_its_grade(loss, objective, expected):
+    """The grades as the page states them: a decision that loses at least 0.1 percentage points of the chance of
+    winning is an inaccuracy, at least 0.5 a mistake, at least 2 a blunder (a quarter, one and three points of
+    the sum)."""
+    from stb_core.luck import grade
+
+    assert grade(loss, objective) == expected
