@@ -660,6 +660,9 @@ def one_four_five_eight(tables, values, rules):
     found = moves(rules, board, 9)
     picks = list(tables["one-four-five-eight-choice"]["shuts"])
     assert picks == [label(rules, first_best(cost, board, found, -1)), label(rules, first_best(win, board, found, 1))]
+    ties = [play.value(frozenset({1, 8})) == play.value(frozenset({4, 5})) for play in (cost, win)]
+    assert list(tables["one-four-five-eight-choice"]["other_move"]) == \
+        ["as good (a tie)" if tie else "worse" for tie in ties]
     if "hand-arithmetic" in tables:
         exact = win.value(frozenset({4, 5}))
         got = tables["hand-arithmetic"].set_index("what")

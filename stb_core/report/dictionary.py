@@ -52,7 +52,9 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "optimal_action": ("the optimal action, the first in the source's order among the best", MOVE),
     "valid_actions": ("the legal actions, in the source's order (by number of tiles, then lexicographic)", TEXT),
     "largest_tile_action": ("the best action that shuts the largest tile any legal action could", MOVE),
-    "shuts": ("the tiles that play shuts", MOVE), "decision": ("move (after a roll) or dice (before it)", TEXT),
+    "shuts": ("the tiles that play shuts", MOVE),
+    "other_move": ("whether the move not played is as good for the objective (a tie) or worse", TEXT),
+    "decision": ("move (after a roll) or dice (before it)", TEXT),
     # values
     "p_win": ("the chance of winning with optimal play", P),
     "p_win_exact": ("the same chance as an exact fraction p/q (0 where a tile exceeds the largest roll; empty "

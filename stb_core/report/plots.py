@@ -328,18 +328,20 @@ def seat_values(table: pd.DataFrame):
     return fig
 
 
-def fair_bonus(table: pd.DataFrame):
-    """The fair bonus for a shut box against the number of players, one line per scoring."""
+def fair_bonus(table: pd.DataFrame, scale: str = "log"):
+    """The fair bonus for a shut box against the number of players, one line per scoring (on a ``scale`` of "log",
+    or "linear" where a bonus is 0)."""
     fig, ax = style.figure("column", 2.4)
     for scoring, part in table.groupby("scoring", sort=False):
         shown = part.dropna(subset=["fair_shut_pays"])
         ax.plot(shown["players"], shown["fair_shut_pays"], marker="o", ms=4, color=style.colour(f"{scoring} scoring"),
                 label=f"{scoring} scoring")
     ax.axhline(1, color=style.GREY, lw=0.8, ls="--")
-    ax.set_yscale("log")
-    ax.yaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1, 2, 5)))
-    ax.yaxis.set_minor_locator(mticker.NullLocator())
-    ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    if scale == "log":
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(mticker.LogLocator(base=10, subs=(1, 2, 5)))
+        ax.yaxis.set_minor_locator(mticker.NullLocator())
+        ax.yaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_xlabel("players")
     ax.set_ylabel("fair bonus (stakes from each)")
     _integer_ticks(ax.xaxis)

@@ -14,6 +14,7 @@ from fractions import Fraction
 import pandas as pd
 
 from ..boards import board_label, board_mask, board_tiles
+from ..choice import same_value
 from ..game import game_of, legal_moves
 from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
@@ -277,7 +278,9 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         won = winning(rules)
         picks = {"least expected sum": cost, won.chance.removeprefix("the "): win}
         part.table("one-four-five-eight-choice", pd.DataFrame(
-            [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9)))}
+            [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9))),
+              "other_move": "as good (a tie)" if same_value(solution.value(board_mask([1, 8])),
+                                                            solution.value(board_mask([4, 5]))) else "worse"}
              for objective, solution in picks.items()]))
         s = Sentence()
         p45 = compare.cell("p_win_4_5", "p_win", board="{4, 5}")

@@ -93,10 +93,14 @@ def bounds_part(rules: Rules, objective: str) -> Part:
         what = f"{won.does} in" if objective == "win" else "leaves"
         gap = derived("gap", "difference", top, optimal) if objective == "win" else \
             derived("gap", "difference", optimal, top)
+        if s.holds(derived("bound_against_optimal", "relation", top, optimal), "==", "the same"):
+            s.quiet(gap)
+            beyond = "as much: knowing the throws gains nothing here"
+        else:
+            beyond = f"{s(gap, goal_gap(objective))} {'more' if objective == 'win' else 'less'}"
         text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
                 f"player who knew every throw in advance would {won.do + ' in' if objective == 'win' else 'leave'} "
-                f"{s(top, show)}, {s(gap, goal_gap(objective))} "
-                f"{'more' if objective == 'win' else 'less'}. Of the distance from random play "
+                f"{s(top, show)}, {beyond}. Of the distance from random play "
                 f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
                 f"dice.")
         part.add(s.finding("bounds", text))
@@ -311,7 +315,8 @@ def game_checks(summary: pd.DataFrame, rules: Rules, objective: str) -> list[dic
     the full board's score for a sum), so a game's loss lies in a range that wide and its luck in twice that. For
     the win, a game's luck carries at least the spread of its outcome, a win with the way of playing's exact chance
     ``v``: its standard error is never taken below ``sqrt(v (1 - v) / games)`` (a few wins in few games understate
-    it)."""
+    it). A way of playing whose exact expected loss is 0 loses nothing in any game (a loss is never negative): its
+    games' mean loss must be 0 but for rounding."""
     solution = solve(rules, objective)
     game, best = solution.game, float(solution.value())
     width = 1.0 if objective == "win" else float(game.worst_score)
@@ -319,12 +324,14 @@ def game_checks(summary: pd.DataFrame, rules: Rules, objective: str) -> list[dic
     for row in summary.itertuples():
         chance = min(max(best - row.exact_loss, 0.0), 1.0) if objective == "win" else None
         floor = math.sqrt(chance * (1 - chance) / row.games) if chance is not None else 0.0
-        for what, mean, se, exact, spread in (
-                ("mean luck of a game against zero", row.mean_luck, max(row.luck_se, floor), 0.0, 2 * width),
+        for what, mean, se, exact, spread, loss in (
+                ("mean luck of a game against zero", row.mean_luck, max(row.luck_se, floor), 0.0, 2 * width, False),
                 ("mean loss of a game against the exact expected loss", row.mean_loss, row.loss_se, row.exact_loss,
-                 width)):
+                 width, True)):
             alike = se <= ALIKE * max(1.0, abs(mean))  # every game came out the same, but for rounding
             half = hoeffding(spread, row.games, 0.05) if alike else Z95 * se
+            if loss and exact == 0:  # no decision loses anything: no game's loss may be above rounding
+                half = ALIKE * max(1.0, width)
             rows.append({"claim": f"{row.play_name}: {what}", "simulated": mean, "exact": exact,
                          "low": mean - half, "high": mean + half, "z": (mean - exact) / (half / Z95) if half else 0.0,
                          "bound": hoeffding(spread, row.games, RULED_OUT)})

@@ -367,16 +367,21 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
     s = Sentence()
     everything, genuine = table.count("exceptions"), table.count("genuine", [("Kind", "==", "genuine")])
     if s.holds(genuine, ">", 0):
-        kind = ("all of them genuine" if s.holds(genuine, "==", everything.value) else
+        one = s.holds(everything, "==", 1)
+        kind = (("it is genuine" if one else "all of them genuine") if s.holds(genuine, "==", everything.value) else
                 f"{s(genuine)} of them genuine")
         over = table.count("over_a_point", [("Kind", "==", "genuine"), ("Points Lost", ">", 1)])
-        text = (f"{s(everything, integer)} of the {s(pairs.count('pairs'), integer)} (board, roll) pairs are "
-                f"exceptions, {kind} "
-                f"(the highest-tile move loses more than {tolerance:g} points). When one happens it costs "
-                f"{s(table.fact('median_loss', 'Points Lost', 'median', [('Kind', '==', 'genuine')]), number(3))} "
-                f"points at the median and "
-                f"{s(table.fact('largest_loss', 'Points Lost', 'max', [('Kind', '==', 'genuine')]), number(3))} "
-                f"at most; "
+        largest = table.fact('largest_loss', 'Points Lost', 'max', [('Kind', '==', 'genuine')])
+        median = table.fact('median_loss', 'Points Lost', 'median', [('Kind', '==', 'genuine')])
+        if s.holds(genuine, "==", 1):
+            s.quiet(median)
+            costs = f"It costs {s(largest, number(3))} points (on every board, reached in play or not)"
+        else:
+            costs = (f"Each costs {s(median, number(3))} points at the median and {s(largest, number(3))} at most "
+                     f"(on every board, reached in play or not)")
+        text = (f"{s(everything, integer)} of the {s(pairs.count('pairs'), integer)} (board, roll) pairs "
+                f"{'is an exception' if one else 'are exceptions'}, {kind} (the highest-tile move loses more than "
+                f"{tolerance:g} points). {costs}; "
                 f"{s(over, counted('exception'))} cost{'s' if s.holds(over, '<=', 1) else ''} more than a whole point.")
     else:
         cells = "a cell listing tied moves" if s.holds(everything, "==", 1) else "all cells listing tied moves"

@@ -47,7 +47,7 @@ from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, parameter
 from .words import a_roll, counted, listing, number, percent, play_name, points, winning
 
-ZERO_SUM_ROUNDING = 1e-12  # stakes: float payoffs adding up to less than this add up to zero (their rounding)
+ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
 
 # -- who finishes lower: the previous edition's two-player game -----------------------------------------------
 SECOND_GOALS = ("beat", "tie-or-beat")
@@ -135,7 +135,9 @@ def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=None, tolerance
                              "games_solved": 0})
                 continue
             fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance, progress=progress)
-            rows.append({"scoring": scoring, "players": n, "fair_shut_pays": fair.shut_pays,
+            found = fair.shut_pays
+            found = 0.0 if found is not None and abs(found) <= tolerance else found  # the search's zero is 0
+            rows.append({"scoring": scoring, "players": n, "fair_shut_pays": found,
                          "exactly_even": fair.exact_zero, "games_solved": fair.evaluations})
             if progress:
                 found = "none up to the search's limit" if fair.shut_pays is None else f"{fair.shut_pays:.4f}"
@@ -275,12 +277,17 @@ def two_games_table(result: PubResult) -> pd.DataFrame:
     lower = two_player_game(result.game.rules, "beat")
     tie = float(result.p_tie)
     first, second = (float(p) - tie for p in result.seats["p_win"].iloc[:2])
-    return pd.DataFrame([
-        {"game": "who finishes lower, no stakes", "first_wins": float(lower.p_first_wins),
-         "tie": float(lower.p_tie), "second_wins": float(lower.p_second_wins)},
-        {"game": f"for stakes, {winning(result.game.rules).a_won_game} pays {float(result.shut_pays):g}",
-         "first_wins": first, "tie": tie,
-         "second_wins": second}])
+    rows = [{"game": "who finishes lower, no stakes", "first_wins": lower.p_first_wins, "tie": lower.p_tie,
+             "second_wins": lower.p_second_wins},
+            {"game": f"for stakes, {winning(result.game.rules).a_won_game} pays {float(result.shut_pays):g}",
+             "first_wins": first, "tie": tie, "second_wins": second}]
+    return pd.DataFrame([{k: v if k == "game" else chance(v) for k, v in row.items()} for row in rows])
+
+
+def chance(value) -> float:
+    """A chance as a float: one within a float's rounding of 0 (the difference of two equal chances) is 0."""
+    value = float(value)
+    return 0.0 if abs(value) < ZERO_SUM_ROUNDING else value
 
 
 def two_games_part(seats: Part) -> Part:
@@ -354,6 +361,9 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     fair["found"] = fair["fair_shut_pays"].notna()
     fair["below_one"] = fair["found"] & (fair["fair_shut_pays"].astype(float) < 1)
     table = part.table("fair-bonus", fair)
+    found = fair.loc[fair["found"], "fair_shut_pays"].astype(float)
+    part.shown["drawn"] = bool(len(found))  # a figure only where some bonus was found
+    part.shown["scale"] = "log" if len(found) and (found > 0).all() else "linear"  # a fair bonus of 0 has no log
     s = Sentence()
     shown = []
     for row in fair.itertuples():

@@ -76,11 +76,17 @@ def source_rules(rules: Rules, tiles: int, variant: str | None = None) -> Rules:
                    **SOURCE_BOARD)
 
 
+def not_the_sources_board(rules: Rules) -> list[str]:
+    """Where this run's board and move rule are not the sources' (one row, a roll shutting tiles that add up to it),
+    in words: the sources' side of each difference."""
+    return [w for w, differs in (("on one row", rules.layout != "row"),
+                                 ("a roll shuts tiles that add up to it", rules.moves != "sum")) if differs]
+
+
 def source_game_words(game: Rules, rules: Rules) -> str:
     """A source's game in words (``tiles 1–10, two 6-sided dice``), saying where it is not this run's: one row of
     tiles, and a roll shutting tiles that add up to it."""
-    apart = [w for w, differs in (("on one row", rules.layout != "row"),
-                                  ("a roll shuts tiles that add up to it", rules.moves != "sum")) if differs]
+    apart = not_the_sources_board(rules)
     return game.describe() + "".join(f", {w}" for w in apart) + (", not this run's rules" if apart else "")
 
 
@@ -165,6 +171,9 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
         text = (f"With optimal play on {tiles_of(rules)}, the chance of winning (each variant's own win) runs from "
                 f"{s(low['value'], percent(2))} ({s(low['variant_name'])}) to {s(high['value'], percent(2))} "
                 f"({s(high['variant_name'])}).")
+    if not_the_sources_board(rules):
+        text += (f" Each variant is played here on this run's board and move rule ({rules.describe()}), not the "
+                 f"sources' ({', '.join(not_the_sources_board(rules))}).")
     part.add(s.finding("variants", text))
     s = Sentence()
     shown = []
@@ -197,8 +206,12 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
         text = (f"For optimal play the two rules are worth exactly the same under every objective here (the largest "
                 f"difference is {s(optimal_gap, number(0))}); {worst}.")
     else:
-        text = (f"Here the two rules differ even for optimal play, by up to {s(optimal_gap, number(4))}: with these "
-                f"dice an optimal player does not always take the single die.")
+        where = forced.fact("optimal_difference_objective", "objective", "first", [("policy", "==", "optimal")],
+                            [("difference", "desc")])
+        unit = points(2) if where.value == "win" else number(4)  # the objective's own unit
+        text = (f"Here the two rules differ even for optimal play, by up to {s(optimal_gap, unit)} "
+                f"({s(where, named)}, the largest difference): with these dice an optimal player does not always take "
+                f"the single die.")
     part.add(s.finding("allowed-or-forced", text, kind="text"))
     return part
 
@@ -891,17 +904,25 @@ def thumbs_finding(thumbs) -> object:
     that shares the nearest or farthest distance named)."""
     s = Sentence()
     ends = {}
-    for end, agg, op, slack in (("nearest", "min", "<=", TIED), ("farthest", "max", ">=", -TIED)):
-        distance = thumbs.fact(f"{end}_win_given_up", "win_given_up", agg)
-        tied = [("win_given_up", op, distance.value + slack)]  # rules of thumb as far as the CSV's digits can tell
+    for end, agg, op, slack, column in (("nearest", "min", "<=", TIED, "win_given_up"),
+                                        ("farthest", "max", ">=", -TIED, "win_given_up"),
+                                        ("farthest_sum", "max", ">=", -TIED, "sum_given_up")):
+        distance = thumbs.fact(f"{end}_{column}", column, agg)
+        tied = [(column, op, distance.value + slack)]  # rules of thumb as far as the CSV's digits can tell
         ends[end] = (thumbs.fact(f"{end}_policies", "policy", "list", tied), distance)
 
     def who(end: str) -> str:
         return s(ends[end][0], lambda v: listing([named(p) for p in v]))
 
     if s.holds(ends["farthest"][1], "<=", NO_LOSS):
-        return s.finding("frontier-thumbs", "Every rule of thumb plays a point of the frontier here: none gives up "
-                                            "anything in either goal.", kind="text")
+        if s.holds(ends["farthest_sum"][1], "<=", NO_LOSS):
+            return s.finding("frontier-thumbs", "Every rule of thumb plays a point of the frontier here: none gives "
+                                                "up anything in either goal.", kind="text")
+        leave = "leaves" if len(ends["farthest_sum"][0].value) == 1 else "leave"
+        return s.finding("frontier-thumbs", (
+            f"No rule of thumb gives up any chance of winning at its own expected sum, but at its own chance of "
+            f"winning {who('farthest_sum')} {leave} the most sum above the frontier "
+            f"({s(ends['farthest_sum'][1], number(3))} points on average)."), kind="text")
     verb = "gives" if len(ends["nearest"][0].value) == 1 else "give"
     nearest = (f"{verb} up nothing" if s.holds(ends["nearest"][1], "<=", NO_LOSS) else
                f"{verb} up the least chance of winning ({s(ends['nearest'][1], points(3))})")

@@ -46,13 +46,13 @@ def minus(s: str) -> str:
 # -- number formats ---------------------------------------------------------------------------------------
 def percent(decimals: int = 2) -> Callable:
     """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
-    small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), and zero reads
-    ``0%``."""
+    small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), and zero -- or a
+    float's rounding of it just below -- reads ``0%``."""
     def show(x) -> str:
         if not present(x):
             return ""
         value = 100 * float(x)
-        if value == 0:
+        if -DIFFERENCE_NOISE <= value <= 0:  # no chance is below zero: a float's rounding of an exact 0
             return "0%"
         return below_shown(value, decimals, "%") or minus(f"{value:,.{decimals}f}%")
     show.unit = "percent"
@@ -125,9 +125,12 @@ def goal_gap(objective: str) -> Callable:
 
 
 def share(decimals: int = 2) -> Callable:
-    """A number that is already a percentage: ``2.01498`` -> ``2.01%``."""
+    """A number that is already a percentage: ``2.01498`` -> ``2.01%``; a nonzero one too small for the decimals
+    reads ``<0.01%`` (:func:`below_shown`)."""
     def show(x) -> str:
-        return minus(f"{float(x):,.{decimals}f}%") if present(x) else ""
+        if not present(x):
+            return ""
+        return below_shown(float(x), decimals, "%", DIFFERENCE_NOISE) or minus(f"{float(x):,.{decimals}f}%")
     show.unit = "share"
     show.decimals = decimals
     return show
@@ -186,7 +189,9 @@ as_sets.unit = "sets"
 READER_NAMES = {  # how each machine name of a policy or objective reads on a page
     "optimal": "optimal play", "highest-tile": "fewest tiles, then highest",
     "sequence-count": "most winning sequences", "random": "random legal move", "worst": "worst play",
-    "highest tile you can": "highest tile you can",
+    "highest tile you can": "highest tile you can", "largest-tile": "largest tile first",
+    "lowest-tile": "lowest tile first", "fewest-tiles": "fewest tiles first", "most-tiles": "most tiles first",
+    "most-options": "most options left",
     "win": "P(win)", "remaining-sum": "expected sum left", "flipped-count": "expected tiles shut",
 }
 
