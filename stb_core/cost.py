@@ -256,13 +256,17 @@ def sequence_key_cost(cost: SolveCost) -> Estimate:
 
 def describe(seconds: float, size: int) -> str:
     """``about 3 minutes and 1.2 GB``."""
-    if seconds < 90:
-        when = f"about {seconds:.0f} s" if seconds >= 1 else "under a second"
-    elif seconds < 5400:
-        when = f"about {seconds / 60:.0f} minutes"
-    else:
-        when = f"about {seconds / 3600:.1f} hours"
+    when = duration(seconds)
     return f"{when} and {size / 2**30:.1f} GB" if size >= 2**28 else f"{when} and {size / 2**20:.0f} MB"
+
+
+def duration(seconds: float) -> str:
+    """``about 3 minutes``, ``about 40 s``, ``under a second``."""
+    if seconds < 90:
+        return f"about {seconds:.0f} s" if seconds >= 1 else "under a second"
+    if seconds < 5400:
+        return f"about {seconds / 60:.0f} minutes"
+    return f"about {seconds / 3600:.1f} hours"
 
 
 def largest_affordable_tiles(rules: Rules, path: str = "auto", exact: bool = False) -> int | None:
