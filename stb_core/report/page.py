@@ -103,12 +103,13 @@ def injected_names(namespace: dict, declared) -> list[str]:
 def printed_columns(shown: pd.DataFrame, exported: pd.DataFrame, columns: dict | None,
                     printed: dict | None = None) -> dict | None:
     """The columns of ``exported`` the write-up kit prints, with their headers (None: every column, as named):
-    ``printed`` where given, else those the page shows under its ``columns`` headers -- and every column when the
-    page shows the table in another shape (pivoted: the CSV holds columns the page's table does not)."""
+    ``printed`` where given, else those the page shows under its ``columns`` headers -- and every column under
+    its CSV name when the page shows the table in another shape (pivoted: the CSV holds columns the page's table
+    does not, and the page's headers name the pivot's columns)."""
     if printed:
         return printed
     if not set(exported.columns) <= set(shown.columns):
-        return {c: (columns or {}).get(c, c) for c in exported.columns}
+        return None
     return columns
 
 
