@@ -265,7 +265,7 @@ def prices_part(rules: Rules) -> Part:
         high = {c: prices.fact(f"most_{c}", c, "first", shared, [("loss_percent", "desc")])
                 for c in ("loss_percent", "policy", "objective")}
         text = (f"The losses run from {s(low['loss_percent'], share(2))} ({s(low['policy'], named)}; "
-                f"{s(low['objective'], named)}) to {s(high['loss_percent'], share(0))} ({s(high['policy'], named)}; "
+                f"{s(low['objective'], named)}) to {s(high['loss_percent'], share(2))} ({s(high['policy'], named)}; "
                 f"{s(high['objective'], named)}).")
     if s.holds(nil, "!=", []) and not text.startswith("No policy"):
         text += (f" Optimal play's {s(nil, lambda v: listing([named(o) for o in v]))} is nil here, and so is every "
