@@ -16,7 +16,7 @@ of the memory.
 
 * :func:`solve_values` -- ``V``, the dice and the move table ``sigma`` in one pass (the ranking's choice, made by
   :func:`stb_core._kernels.best_moves`, the compiled mirror of :func:`stb_core.choice.choose`);
-* :func:`evaluate` -- the value of a fixed policy (its move table, or a mixture's chances) for any utility and
+* :func:`values_of_play` -- the value of a fixed policy (its move table, or a mixture's chances) for any utility and
   step: another objective's value, the expected number of rolls;
 * :func:`propagate` -- the chance of each board pushed forward: to the game's end (final boards) or one roll at a
   time (how long a game lasts).
@@ -203,8 +203,8 @@ def solve_values(game: Game, objective, ranking: Ranking, progress=None, record:
     return values, dice, (sigma if record else None)
 
 
-def evaluate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_values: np.ndarray, sense: int,
-             utility: np.ndarray, dice: np.ndarray, step: float = 0.0) -> np.ndarray:
+def values_of_play(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_values: np.ndarray, sense: int,
+                   utility: np.ndarray, dice: np.ndarray, step: float = 0.0) -> np.ndarray:
     """The value of every board when the policy plays its move table ``sigma`` (or, with None, the ranking's moves
     chosen again from ``rank_values`` -- a mixture's best moves), its dice ``dice`` fixed: ``V = step + sum_r p(r)
     Q`` with ``utility`` where the game ends."""
@@ -236,4 +236,4 @@ def propagate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_value
                     moves.p_all, moves.p_one, game.rules.dice, dice, ends, ended)
 
 
-__all__ = ["available", "evaluate", "moves_of", "propagate", "solve_values"]
+__all__ = ["available", "moves_of", "propagate", "solve_values", "values_of_play"]

@@ -40,11 +40,11 @@ from .choice import (
     ONE_DIE_IF_BETTER,
     Ranking,
     TieBreak,
-    chances,
     choose,
     dice_plan,
     first_of,
     get_tie_break,
+    move_chances,
     same_value,
 )
 from .game import Game, check_roll, game_of
@@ -94,7 +94,7 @@ def _after_moves(game: Game, ranking: Ranking, pairs, values: np.ndarray, sense:
             played[rows, cols] = pairs.move[first_of(pairs, as_good, rank)]
         return after, moved, played
     if ranking.mix:  # the average over its best moves, added in canonical order
-        weight = chances(game, ranking, pairs, values, sense, exact) * values[pairs.child]
+        weight = move_chances(game, ranking, pairs, values, sense, exact) * values[pairs.child]
         cells_at(np.add, after.reshape(catalogue.width * boards.size), (pairs.code - catalogue.lo) * boards.size
                  + pairs.at, weight)
         return after, moved, played
@@ -270,7 +270,7 @@ class Solution:
             ones = np.full(at.size, Fraction(1), dtype=object) if self.exact else np.ones(at.size)
             return at, boards[at] & ~move[at], ones
         pairs = pairs_on(self.game, boards, code)
-        weight = chances(self.game, self.ranking, pairs, self.values, self.objective.sense, self.exact)
+        weight = move_chances(self.game, self.ranking, pairs, self.values, self.objective.sense, self.exact)
         keep = weight != 0
         return pairs.at[keep], pairs.child[keep], weight[keep]
 

@@ -89,8 +89,8 @@ def policy_values(solution: Solution, objective: str | Objective | None = None, 
     if _compiled(solution):
         from . import compiled
 
-        return compiled.evaluate(game, solution.ranking, solution.sigma, solution.values, solution.objective.sense,
-                                 np.array(utility, dtype=float), solution.dice, step)
+        return compiled.values_of_play(game, solution.ranking, solution.sigma, solution.values,
+                                       solution.objective.sense, np.array(utility, dtype=float), solution.dice, step)
     values = np.array([Fraction(x) for x in utility.tolist()], dtype=object) if exact else utility.astype(float)
     step = Fraction(step) if exact else float(step)
     for k in range(1, game.positions + 1):
@@ -130,8 +130,9 @@ def expected_rolls(solution: Solution, board: int | None = None):
     if _compiled(solution):  # u = 0 everywhere, in place: one array of the board space, no copy
         from . import compiled
 
-        return compiled.evaluate(solution.game, solution.ranking, solution.sigma, solution.values,
-                                 solution.objective.sense, np.zeros(solution.game.states), solution.dice, 1.0)[start]
+        return compiled.values_of_play(solution.game, solution.ranking, solution.sigma, solution.values,
+                                       solution.objective.sense, np.zeros(solution.game.states), solution.dice,
+                                       1.0)[start]
     zero = np.zeros(solution.game.states, dtype=object if solution.exact else float)
     if solution.exact:
         zero[:] = Fraction(0)
