@@ -72,6 +72,7 @@ def test_a_link_to_a_missing_file_is_found(tmp_path):
     ("a bound of 42.1%, 0.00 percentage points more. Of the distance", ["zero-difference"]),
     ("a bound of 42.1%, <0.01 percentage points more, and 0 more tiles shut", []),
     ("tiles 1–10 and tile 1", []),
+    ("None of these boards is won; the chance is None.", ["leftover"]),
     ("tiles 1–9, 2 dice, 12 tiles, one die, 3 board states", []),
 ])
 def test_sentences(text, kinds):

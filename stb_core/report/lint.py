@@ -139,7 +139,7 @@ def lint_text(text: str, where: str = "", rules=None) -> list[Problem]:
     for m in re.finditer(rf"\b(?:[Nn]o|[Ee]ach|[Ee]very|[Oo]ne|1) (?:[a-z]+ )?(?:\([^)]*\) )?(?:{nouns}) "
                          rf"(?:{AGREEMENT_VERBS})\b(?!-)", text):
         found("number-noun", m.group(0))
-    for m in re.finditer(r"(?<![\w-])(nan|NaN|None|-?inf)(?![\w-])|\{[a-z_]+\}", text):
+    for m in re.finditer(r"(?<![\w-])(nan|NaN|None(?! of\b)|-?inf)(?![\w-])|\{[a-z_]+\}", text):  # "None of": words
         found("leftover", text[max(0, m.start() - 30):m.end() + 10])
     for m in re.finditer(r"\d\.\d*?(?:9{13,}|0{13,}[1-9])\d*", text):
         found("leftover", m.group(0))

@@ -233,7 +233,7 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     """The source's two sentences on where the choice matters, tested on every board of ``table`` (from
     :func:`dice_choice_table`): "with many small tiles still open ... one die gives a better chance" (read as:
     the tiles 1, 2 and 3 all open) and "with only large tiles left, two dice gives the only reach" (read as:
-    every open tile 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
+    every open tile worth 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
     many the other choice is better, and the exceptions (the boards where it is wrong)."""
     many = all_dice(rules)
     masks = table["board_mask"].to_numpy(dtype=np.int64)  # boolean arrays: an empty table selects no rows
@@ -243,7 +243,7 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     for key, statement, covered, claimed, opposite in [
         ("small_tiles", "many small tiles open (1, 2 and 3 all open): one die is better", small_open, "one die",
          many),
-        ("large_tiles", f"only large tiles left (every open tile 4 or more): {many} are better", only_large, many,
+        ("large_tiles", f"only large tiles left (every open tile worth 4 or more): {many} are better", only_large, many,
          "one die"),
     ]:
         boards = table[covered]
@@ -279,7 +279,7 @@ def statements_part(rules: Rules, choice: Part) -> Part:
     s = Sentence()
     for key, label, other in (("small_tiles", "The source's first sentence (one die is better when 1, 2 and 3 are "
                                "all open)", many),
-                              ("large_tiles", f"its second ({many} are better when every open tile is 4 or more)",
+                              ("large_tiles", f"its second ({many} are better when every open tile is worth 4 or more)",
                                "one die")):
         true_on = table.cell(f"{key}_true_on", "true_on", key=key)
         boards = table.cell(f"{key}_boards", "boards", key=key)
