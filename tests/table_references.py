@@ -306,7 +306,7 @@ def one_die_by_sum(tables, values, rules):
 
 def source_statements(tables, values, rules):
     play = reference_play(rules, "win")
-    covered = {"small_tiles": lambda b: {1, 2, 3} <= b,
+    covered = {"small_tiles": lambda b: rules.tiles >= 3 and {1, 2, 3} <= b,  # the row's (front row's) 1, 2, 3
                "large_tiles": lambda b: min(value_of(rules, t) for t in b) >= 4}
     one_better = {"small_tiles": True, "large_tiles": False}
     table = tables["source-statements"].set_index("key")

@@ -166,7 +166,7 @@ class Page:
             if value != default:
                 shown += f" (default {parameter.read(default).split(':')[0]})"
             if parameter.name in inert:
-                shown += f"; no effect here: {inert[parameter.name]}"
+                shown += f"; no effect on this run's own game: {inert[parameter.name]}"
             rows.append({"parameter": parameter.name.replace("_", " "), "value": shown, "meaning": parameter.help})
         caption = "The parameters of this run" + (f"; the rules they make: {rules.describe()}" if rules else "")
         self.table(pd.DataFrame(rows), caption, None, columns={"parameter": "parameter", "value": "value",

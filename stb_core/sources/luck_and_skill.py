@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..choice import NO_LOSS, no_loss
+from ..choice import NO_LOSS, no_loss, same_value
 from ..hindsight import HINDSIGHT_MAX_TILES, hindsight, hindsight_refusal
 from ..luck import analyse, luck_of_games, parse_record, record_of
 from ..monte_carlo import narrate_game
@@ -50,8 +50,9 @@ def bounds_table(rules: Rules, objective: str) -> pd.DataFrame:
     if refusal is None:
         top = table.loc[table["play"] == "hindsight", "value"].iloc[0]
         bottom = table.loc[table["play"] == "random", "value"].iloc[0]
-        span = sense * (top - bottom)
-        table["skill_share"] = [100 * sense * (v - bottom) / span if span > 0 else np.nan for v in table["value"]]
+        span = sense * (top - bottom)  # nothing to share out where the bound is random play's value (to rounding)
+        covered = span > 0 and not same_value(top, bottom)
+        table["skill_share"] = [100 * sense * (v - bottom) / span if covered else np.nan for v in table["value"]]
     else:
         table["skill_share"] = np.nan
     return table.sort_values("value", ascending=sense < 0, kind="stable").reset_index(drop=True)
@@ -83,10 +84,11 @@ def bounds_part(rules: Rules, objective: str) -> Part:
         if table.frame["skill_share"].isna().all():  # the bound is random play's value: every way is worth as much
             s.quiet(random_)
             nothing = objective == "win" and s.holds(top, "==", 0)  # no throws at all would win: nothing decides
-            part.add(s.finding("bounds", f"Every way of playing is worth {s(optimal, show)}, and so is knowing every "
-                                         f"throw in advance ({s(top, show)}): "
+            part.add(s.finding("bounds", f"Perfect play is worth {s(optimal, show)}, as much as a random legal move "
+                                         f"and as knowing every throw in advance ({s(top, show)}): "
                                          + (f"{winning(rules).never}, whatever the dice and the play."
-                                            if nothing else "here the dice decide everything."), kind="text"))
+                                            if nothing else "no way of playing does better than chance here."),
+                               kind="text"))
             return _with_alt(part, table, show)
         skill = table.cell("skill_share", "skill_share", play="optimal")
         won = winning(rules)

@@ -316,7 +316,7 @@ def two_games_part(seats: Part) -> Part:
         f"**The same two players without stakes.** A simpler question is only *who finishes lower*, each player "
         f"playing for a strict win (a tie counts as a loss) and {won.a_won_game} not ending the round (the second "
         f"player could still tie it). With stakes a tie is worth half a win and {won.a_won_game} ends the round, so "
-        + ("the two games differ a little." if not alike else
+        + ("the two games differ." if not alike else
            "the two games could differ; here they give every outcome the same chance.")), kind="text"))
     going = {"more": "gains", "less": "costs", "the same": "neither gains nor costs"}[compared.value]
     size = f" {s(advantage, _abs_points)}" if compared.value != "the same" else ""

@@ -237,7 +237,7 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     many the other choice is better, and the exceptions (the boards where it is wrong)."""
     many = all_dice(rules)
     masks = table["board_mask"].to_numpy(dtype=np.int64)  # boolean arrays: an empty table selects no rows
-    small_open = masks & 0b111 == 0b111
+    small_open = (masks & 0b111 == 0b111) & (rules.tiles >= 3)  # tiles 1, 2 and 3 of the row (the front row)
     only_large = table["smallest_tile"].to_numpy(dtype=np.int64) >= 4
     rows = []
     for key, statement, covered, claimed, opposite in [
