@@ -379,6 +379,13 @@ def heuristics_part(rules: Rules) -> Part:
                                          f"play included ({s(worst, percent(0))} each): no rule of thumb has "
                                          f"anything to gain or lose."))
         return part
+    worst = s.quiet(table.cell("worst_p_win", "p_win", policy="worst"))
+    if s.holds(derived("worst_against_best", "relation", worst, best_p), "==", "the same"):
+        s.quiet(tied, largest, highest, best_loss)
+        part.add(s.finding("heuristics", f"For the win, every way of playing wins {s(best_p, percent(2))} here, the "
+                                         f"worst play included: no decision changes the "
+                                         f"chance, so every rule of thumb does as well as perfect play."))
+        return part
     if s.holds(tied, ">", 1):
         names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
         lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
