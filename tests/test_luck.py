@@ -231,7 +231,7 @@ def test_the_luck_share_of_a_way_of_playing_that_never_loses_is_said_to_be_an_id
         measured, _, rest = text.partition(". For ")
         assert NAMES["optimal"] not in measured and NAMES["random"] in measured, text
         assert rest.startswith(f"{NAMES['optimal']}, which never loses anything, it is 100% by definition"), text
-        assert "what its decisions cost is its mean loss" in text, text
+        assert "what its decisions cost is its expected loss" in text, text
 
 
 def test_every_seeded_game_s_luck_and_loss_add_up_to_its_outcome():

@@ -293,7 +293,8 @@ def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str,
         text += (f" A share near 100% does not say that decisions matter little: it says that what a way of playing "
                  f"loses varies little from game to game ({NAMES[n]}: a spread of {s(spread[n], cost)} against the "
                  f"luck's {s(table.cell(f'sd_luck_{n}', 'sd_luck', play=n), cost)}); what its decisions cost is its "
-                 f"mean loss, {s(table.cell(f'mean_loss_{n}', 'mean_loss', play=n), cost)} a game.")
+                 f"expected loss, {s(table.cell(f'exact_loss_{n}', 'exact_loss', play=n), cost)} a game exactly "
+                 f"({s(table.cell(f'mean_loss_{n}', 'mean_loss', play=n), cost)} over these games).")
     return text
 
 
