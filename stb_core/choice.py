@@ -247,7 +247,7 @@ def choose(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None
 
 
 def move_chances(game: Game, ranking: Ranking, pairs: Pairs, values: np.ndarray | None, sense: int,
-            exact: bool) -> np.ndarray:
+                 exact: bool) -> np.ndarray:
     """The chance that the ranking plays each pair's move on its board: 1 for the chosen move of a deterministic
     ranking, ``1 / (moves ranking first)`` for a mixture's best moves, 0 otherwise (Fractions when ``exact``)."""
     among = best_moves(game, ranking, pairs, values, sense) if ranking.mix else \

@@ -112,17 +112,24 @@ def refusing_after(allowed: int, then_all: bool):
     return replace
 
 
+def refused_publication(tmp_path, monkeypatch, allowed: int, then_all: bool):
+    """A run published with renames refused (:func:`refusing_after`): its staging folder, pairs, report folder and
+    the PublishError raised, the filesystem allowing everything again afterwards."""
+    staging, pairs = layout(tmp_path)
+    folder = tmp_path / "report"
+    monkeypatch.setattr(publish.os, "replace", refusing_after(allowed, then_all=then_all))
+    with pytest.raises(publish.PublishError) as raised:
+        publish.publish(folder, "run", pairs)
+    monkeypatch.undo()
+    return staging, pairs, folder, raised.value
+
+
 @pytest.mark.parametrize("allowed", range(RENAMES))
 def test_a_rename_refused_half_way_puts_everything_back(tmp_path, monkeypatch, allowed):
     """The review's T4b: a page that could not be replaced left a run half new, its journal naming a staging folder
     the build then removed. Now what was moved goes back, and the line says nothing was published."""
-    staging, pairs = layout(tmp_path)
-    folder = tmp_path / "report"
-    monkeypatch.setattr(publish.os, "replace", refusing_after(allowed, then_all=False))
-    with pytest.raises(publish.PublishError) as raised:
-        publish.publish(folder, "run", pairs)
-    monkeypatch.undo()
-    assert raised.value.left == publish.NOTHING_PUBLISHED and "permission denied" in raised.value.strerror
+    staging, pairs, folder, error = refused_publication(tmp_path, monkeypatch, allowed, then_all=False)
+    assert error.left == publish.NOTHING_PUBLISHED and "permission denied" in error.strerror
     assert {state(target) for _, target in pairs} == {"old"} and all(new.exists() for new, _ in pairs)
     assert publish.recover(folder) == [] and not publish.pending(staging)
 
@@ -131,13 +138,8 @@ def test_a_rename_refused_half_way_puts_everything_back(tmp_path, monkeypatch, a
 def test_a_publication_that_cannot_be_undone_keeps_what_the_next_command_needs(tmp_path, monkeypatch, allowed):
     """Where undoing is refused too, the journal stays and so does the staging folder it names: the next command,
     once the filesystem allows it, finishes the publication (every item new)."""
-    staging, pairs = layout(tmp_path)
-    folder = tmp_path / "report"
-    monkeypatch.setattr(publish.os, "replace", refusing_after(allowed, then_all=True))
-    with pytest.raises(publish.PublishError) as raised:
-        publish.publish(folder, "run", pairs)
-    monkeypatch.undo()
-    assert raised.value.left == publish.HALF_WAY
+    staging, pairs, folder, error = refused_publication(tmp_path, monkeypatch, allowed, then_all=True)
+    assert error.left == publish.HALF_WAY
     publish.discard(staging)
     assert staging.exists() and publish.pending(staging)
     assert publish.recover(folder) == ["run"]

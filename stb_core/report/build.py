@@ -633,7 +633,8 @@ def abstract(records: dict) -> list[str]:
         record = records.get(c.stem)
         if record and (c.source or record["claims"]):
             checked += 1
-            distinct = [k for k in record["claims"] if k["claim_id"] not in repeated_claims(c.stem)]
+            repeated = repeated_claims(c.stem)  # read once per chapter, not once per claim
+            distinct = [k for k in record["claims"] if k["claim_id"] not in repeated]
             claims += len(distinct)
             printed += sum(k["source"] not in analyses for k in distinct)
             tally = tally_claims(distinct)
