@@ -13,8 +13,21 @@ from hypothesis import strategies as st
 from reference import reference_values
 from test_properties import reference_moves, small_rules
 
-from stb_core import OBJECTIVES, POLICIES, TIE_BREAKS, InputError, Rules, RulesError, evaluate, solve
+from stb_core import (
+    OBJECTIVES,
+    POLICIES,
+    TIE_BREAKS,
+    InputError,
+    Rules,
+    RulesError,
+    evaluate,
+    game_of,
+    policy_values,
+    solve,
+    valuation,
+)
 from stb_core import compiled as compiled_module
+from stb_core._kernels import SUBSETS
 from stb_core.cards import Card
 from stb_core.cost import COMPILED_MIN_TILES
 from stb_core.sweep import forget_solutions
@@ -133,3 +146,74 @@ def test_a_move_table_left_out_for_memory_is_not_called_a_mixture(monkeypatch):
         left_out.played([127], 7)
     with pytest.raises(InputError, match="is a mixture"):
         solve(Rules(tiles=6), "win", tie_break="random").played([63], 7)
+
+
+def same_numbers(compiled, numpy_run, what: str):
+    compiled, numpy_run = np.asarray(compiled, dtype=float), np.asarray(numpy_run, dtype=float)
+    assert compiled.shape == numpy_run.shape, what
+    assert np.max(np.abs(compiled - numpy_run), initial=0.0) <= 1e-12 * max(1.0, np.max(np.abs(numpy_run))), what
+
+
+def same_passes(compiled, numpy_run, seed: int = 0):
+    """Every pass a solution offers, compiled against numpy: the value of play for another utility with a step per
+    roll, the expected rolls, the chance of reaching and of ending on every board, the length of a game and the
+    tiles open after each roll -- from the full board and from one below it."""
+    game = numpy_run.game
+    utility = np.random.default_rng(seed).random(game.states)
+    same_numbers(policy_values(compiled, utility=utility, step=0.5),
+                 policy_values(numpy_run, utility=utility, step=0.5), "policy values")
+    for board in (None, int(game.boards[len(game.boards) // 2])):
+        same_numbers(valuation.expected_rolls(compiled, board), valuation.expected_rolls(numpy_run, board), "rolls")
+        same_numbers(valuation.reach_probabilities(compiled, board), valuation.reach_probabilities(numpy_run, board),
+                     "reach")
+        same_numbers(valuation.final_board_probabilities(compiled, board),
+                     valuation.final_board_probabilities(numpy_run, board), "final boards")
+        lengths = (valuation.roll_count_distribution(compiled, board),
+                   valuation.roll_count_distribution(numpy_run, board))
+        longest = max(max(lengths[0], default=0), max(lengths[1], default=0)) + 1
+        same_numbers([lengths[0].get(n, 0) for n in range(longest)], [lengths[1].get(n, 0) for n in range(longest)],
+                     "game lengths")
+        same_numbers(valuation.tiles_open_after(compiled, 3, board), valuation.tiles_open_after(numpy_run, 3, board),
+                     "tiles open")
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_rules(max_tiles=8), st.sampled_from(("win", "remaining-sum")),
+       st.sampled_from(("optimal", "highest-tile", "random")), st.sampled_from(("canonical", "random")))
+def test_compiled_passes_equal_numpy_passes(rules, objective, policy, tie_break):
+    assume(playable(rules, objective, policy, tie_break))
+    numpy_run = evaluate(rules, objective, policy, tie_break=tie_break, path="numpy")
+    same_passes(evaluate(rules, objective, policy, tie_break=tie_break, path="compiled"), numpy_run)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=7, one_die="sum-le-6"), Rules(tiles=7, one_die="high-shut",
+                                   one_die_forced=True), Rules(tiles=4, layout="double-shutter", one_die="sum-le-9"),
+                                   Rules(tiles=6, moves="die-or-sum", one_die="sum-le-5", one_die_forced=True)],
+                         ids=str)
+@pytest.mark.parametrize("tie_break", ["canonical", "random"])
+def test_compiled_passes_roll_one_die_where_numpy_does(rules, tie_break):
+    """The one-die games, where the forward and backward passes must weigh a board's outcomes by the chances of
+    the dice it rolls."""
+    numpy_run = solve(rules, "win", tie_break=tie_break, path="numpy")
+    same_passes(solve(rules, "win", tie_break=tie_break, path="compiled"), numpy_run)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=14, dice=3), Rules(tiles=15, dice=3, one_die="sum-le-6"),
+                                   Rules(tiles=14, dice=3, max_per_move=3)], ids=str)
+@pytest.mark.parametrize("objective", ["win", "remaining-sum"])
+def test_boards_past_the_pattern_tiles_play_the_best_move(rules, objective):
+    """Where moves reach past ``PATTERN_BITS`` tiles (three dice) the compiled sweep finds each outcome's best move
+    while it lists a board's open tiles depth first: the same move as numpy's in every (board, roll), not only the
+    same values."""
+    assert compiled_module.moves_of(game_of(rules)).mode == SUBSETS
+    same_solution(solve(rules, objective, path="compiled"), solve(rules, objective, path="numpy"))
+
+
+@pytest.mark.parametrize("which", ["patterns", "subsets", "catalogue"])
+@pytest.mark.parametrize("tie_break", STATIC_TIES)
+def test_every_listing_plays_the_best_move_on_eight_tiles(which, tie_break):
+    """Each way of listing a board's moves, forced on the classic rules of 8 tiles, plays numpy's move table."""
+    for objective in ("win", "remaining-sum"):
+        with kernel(which):
+            compiled = solve(Rules(tiles=8), objective, tie_break=tie_break, path="compiled")
+        same_solution(compiled, solve(Rules(tiles=8), objective, tie_break=tie_break, path="numpy"))

@@ -7,9 +7,11 @@ import pytest
 from reference import reference_value
 
 from stb_core import (
+    TIE_BREAKS,
     Rules,
     RulesError,
     board_mask,
+    board_tiles,
     counts_by_moves,
     custom_objective,
     evaluate,
@@ -176,13 +178,30 @@ def test_values_do_not_depend_on_call_order():
 @pytest.mark.parametrize("forced", [False, True])
 def test_reachable_boards_follow_the_dice_each_board_may_roll(one_die, forced):
     """A total only one die shows is reached only from a board where one die may be rolled (the game-space audit
-    found the engine reaching {1, 2, 3, 5, 6} with a 1 rolled from a board where only three dice may be)."""
+    found the engine reaching {1, 2, 3, 5, 6} with a 1 rolled from a board where only three dice may be); where one
+    die is forced from the start (3-sided dice), the 5 and 6 two dice show are never rolled."""
     from reference import reachable_states
 
     from stb_core.boards import board_tiles
     from stb_core.valuation import reachable_boards
 
-    for tiles, dice, win in ((7, 3, 12), (6, 2, 0), (7, 2, 3)):
-        rules = Rules(tiles=tiles, dice=dice, sides=6, one_die=one_die, one_die_forced=forced, win_at_most=win)
+    small_dice = Rules(tiles=4, sides=3, one_die="sum-le-10", one_die_forced=forced)  # one die from the start
+    for rules in [Rules(tiles=tiles, dice=dice, sides=6, one_die=one_die, one_die_forced=forced, win_at_most=win)
+                  for tiles, dice, win in ((7, 3, 12), (6, 2, 0), (7, 2, 3))] + [small_dice]:
         found = {frozenset(board_tiles(b)) for b in reachable_boards(rules, include_won=False)} - {frozenset()}
         assert found == reachable_states(rules), rules
+
+
+@pytest.mark.parametrize("tie_break", [t for t in TIE_BREAKS if t != "random"])
+def test_the_first_move_listed_is_the_move_played(tie_break):
+    """``move_values`` lists best first with equal values in the tie-break's order, so what ``advise`` shows first
+    is the move the solution plays, in every (board, roll) of 9 tiles (where the win has exact ties); the values
+    never improve down the list (beyond float noise: equal values are ordered by the tie-break)."""
+    solution = solve(Rules(tiles=9), "win", tie_break=tie_break)
+    for board in range(solution.game.states):
+        for roll in solution.game.outcomes:
+            played = int(solution.played([board], roll)[0])
+            if played >= 0:
+                listed = solution.move_values(board, roll)
+                assert listed[0][0] == board_tiles(played), (board_tiles(board), roll)
+                assert all(a[1] >= b[1] - 1e-12 for a, b in zip(listed, listed[1:], strict=False))

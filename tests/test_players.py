@@ -2,6 +2,7 @@
 simulation, and bad input."""
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 from reference_players import reference_round
@@ -229,3 +230,20 @@ def test_the_command_refuses_a_bad_seat_in_one_line(argv, message, capsys):
     assert main(["players", "--tiles", "4", *argv]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and message in error
+
+
+def test_the_fair_bonus_search_bisects_where_its_lines_mislead(monkeypatch):
+    """Seat 1's winnings W(x) = x - 0.31, but near the root each trial reports a slope 1000 times too steep (as when
+    later seats change their play close together): Newton's steps stay in the bracket and barely move, so the search
+    must bisect after a step that did not halve |W|, and ends within its resolution of the root."""
+    import pandas as pd
+
+    from stb_core import players
+
+    def fake_play(game, shut_pays):
+        slope = 1000.0 if abs(shut_pays - 0.31) <= 0.15 else 0.4
+        return SimpleNamespace(seats=pd.DataFrame({"p_shut": [slope, 0.0], "expected_payoff": [shut_pays - 0.31, 0]}))
+
+    monkeypatch.setattr(players, "play", fake_play)
+    fair = players.fair_shut_pays(PubGame(Rules(tiles=3), 2, "sum", 1), most=100)
+    assert fair.shut_pays is not None and abs(fair.shut_pays - 0.31) <= 1e-6 and fair.evaluations < 100

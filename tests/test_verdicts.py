@@ -23,6 +23,9 @@ def test_an_exact_figure_is_its_value_at_the_printed_precision():
     assert judge(Printed("0.097614", "probability"), exact).verdict == REPRODUCED
     assert judge(Printed("956177159/9795520512"), exact).verdict == REPRODUCED
     assert judge(Printed("956177160/9795520512"), exact).verdict == OFF
+    # a fraction against a value computed in floating point: equal to the float's rounding, not to 1e-9
+    assert judge(Printed("956177159/9795520512"), float(exact)).verdict == REPRODUCED
+    assert judge(Printed("956177160/9795520512"), float(exact)).verdict == OFF
     # cut off, where the source cuts digits off: 9.7659% cut to 2 decimals is 9.76, rounded 9.77
     assert judge(Printed("9.76", "percent", truncated=True), Fraction(97659, 1000000)).verdict == REPRODUCED
     assert judge(Printed("9.76", "percent"), Fraction(97659, 1000000)).verdict == OFF
