@@ -111,6 +111,15 @@ def _ways_to_roll(game: Game) -> np.ndarray:
 LINES = (*CRITERIA, *DICE_LINES)
 
 
+def lines_for(rules: Rules) -> tuple[str, ...]:
+    """The lines a card may use in this game: every dice line, and each move line whose key is not the same for
+    every move (or every board left) of the game -- a line naming tiles the board lacks ("keep 6, 7 and 8 open" on
+    tiles 1-5) or "shut tiles above 6 first" with no such tile can never decide anything, and a card printing it
+    would name what the game does not have."""
+    game = game_of(rules)
+    return tuple(line for line in LINES if line in DICE_LINES or np.unique(CRITERIA[line].key(game)).size > 1)
+
+
 @dataclass(frozen=True)
 class Card:
     """A rule a player can memorise: lines applied in order, each deciding among the moves the lines
@@ -210,12 +219,14 @@ class CardTables:
         return table
 
 
-def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: int = 3, lines=LINES,
+def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: int = 3, lines=None,
                  progress=None) -> pd.DataFrame:
-    """Every card of up to ``max_lines`` lines valued exactly under each objective: one row per (card,
-    objective) with its value, the optimal value, the loss (>= 0, in the objective's units and in % of the
-    optimum) and ``plays_as``: the simplest card playing the same moves (cards that never consult a line
-    play like a shorter card and are valued once). Best first per objective: least loss, then fewest lines."""
+    """Every card of up to ``max_lines`` lines (of ``lines``, default: :func:`lines_for` the rules) valued exactly
+    under each objective: one row per (card, objective) with its value, the optimal value, the loss (>= 0, in the
+    objective's units and in % of the optimum) and ``plays_as``: the simplest card playing the same moves (cards
+    that never consult a line play like a shorter card and are valued once). Best first per objective: least
+    loss, then fewest lines."""
+    lines = lines_for(rules) if lines is None else lines
     cards = all_cards(max_lines, lines)
     tables = CardTables(rules, lines)
     optimal = {o: float(solve(rules, o).value()) for o in objectives}

@@ -247,3 +247,11 @@ def test_the_fair_bonus_search_bisects_where_its_lines_mislead(monkeypatch):
     monkeypatch.setattr(players, "play", fake_play)
     fair = players.fair_shut_pays(PubGame(Rules(tiles=3), 2, "sum", 1), most=100)
     assert fair.shut_pays is not None and abs(fair.shut_pays - 0.31) <= 1e-6 and fair.evaluations < 100
+
+
+def test_a_fair_bonus_just_below_the_pot_never_prints_as_the_pot():
+    from stb_core.sources.pub_game import bonus_decimals
+    from stb_core.sources.words import number
+
+    assert number(bonus_decimals([0.99982, 2.5]))(0.99982) != "1.000"
+    assert bonus_decimals([0.5, 2.0]) == 3 and bonus_decimals([1.0]) == 3

@@ -204,3 +204,12 @@ def test_the_worked_example_adds_up_to_the_boards_expected_score(rules):
     exhibit = board_exhibit(rules, "traditional", solved)
     board = exhibit.loc[exhibit["Board (Remaining)"] == "1 2 - - -", "Max ES"].item()
     assert table["contribution"].sum() == pytest.approx(board, abs=1e-12)
+
+
+def test_one_tile_moves_make_the_fewest_tiles_half_true_by_the_rules():
+    """Under die-or-sum every move shuts one tile, so the hypothesis' "fewest tiles" half cannot fail: the page
+    says it is so by the rules, not as a finding."""
+    from stb_core.sources.open_and_shut import pipeline
+
+    texts = [p.findings["shapes"].text for p in pipeline(Rules(tiles=8, moves="die-or-sum")) if "shapes" in p.findings]
+    assert texts and texts[0].startswith("Every move shuts one tile under these rules")

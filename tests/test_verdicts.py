@@ -198,3 +198,10 @@ def test_every_declared_expectation_is_what_the_default_report_finds():
         for check in json.loads(record.read_text())["checks"]:
             if check["kind"] in ("figure", "statement") and check["mark"] in ("✓", "✗"):
                 assert (check["mark"] == "✓") == (check["expected"] == "holds"), (record.parent.name, check["key"])
+
+
+def test_the_page_verdict_counts_its_figures_off():
+    """One figure off reads "a figure off", two "some figures off" (the badge said "some" of one)."""
+    one = Checks("01-sequence-counts").compare({"exact_rule": 0.5})
+    two = Checks("01-sequence-counts").compare({"exact_rule": 0.5, "exact_random": 0.5})
+    assert (one.verdict(), two.verdict()) == ("a figure off", "some figures off")

@@ -162,3 +162,44 @@ def test_more_tiles_are_exact_up_to_twelve_tiles_in_all():
     assert exact.loc[1:6].notna().all() and exact.loc[7:9].isna().all()
     for n in range(1, 7):
         assert float(Fraction(exact.loc[n])) == pytest.approx(table.set_index("tiles").loc[n, "p_win"], abs=1e-15)
+
+
+def test_allowed_or_forced_gives_each_objective_its_own_largest_difference():
+    """A chance and a sum are not one scale: the sentence names each objective's largest difference between one die
+    allowed and forced, in its unit, read from the variants as a plain max over that objective's rows."""
+    from stb_core.sources.whole_map import variants_part
+
+    part = variants_part(Rules(tiles=7, dice=3), 8)
+    text = part.findings["allowed-or-forced"].text
+    frame = part["variants"]
+    for objective, unit in (("win", "percentage points"), ("remaining-sum", "")):
+        rows = frame[(frame["policy"] == "worst") & (frame["objective"] == objective)]
+        rows = rows.set_index(["tiles", "variant"])["value"]
+        gap = max(abs(rows[(n, "pub-allowed")] - rows[(n, "pub-forced")]) for n in (7, 8))
+        shown = f"{100 * gap:.2f} {unit}" if unit else f"{gap:.3f}"
+        assert shown in text, (shown, text)
+    assert "the largest difference)" not in text
+
+
+def test_card_lines_name_only_what_the_board_has():
+    """A line that cannot tell two moves of the game apart (tiles the board lacks) is not searched: no card on
+    tiles 1-5 keeps 6, 7 and 8 open; on tiles 1-9 every line is."""
+    from stb_core.cards import LINES, lines_for, search_cards
+
+    assert lines_for(Rules(tiles=9)) == LINES
+    small = lines_for(Rules(tiles=5))
+    assert "keep 6, 7 and 8 open" not in small and "shut tiles above 6 first" not in small
+    cards = search_cards(Rules(tiles=5), ("win",), max_lines=1)
+    assert not cards["card"].str.contains("6, 7 and 8|above 6").any()
+
+
+def test_a_game_whose_cards_all_play_alike_says_so():
+    """One tile, two dice: no card can move, every card plays the same; the page says "the same moves", not "1
+    different strategy"."""
+    from stb_core.sources.findings import Part
+    from stb_core.sources.whole_map import searched_cards
+
+    part = Part()
+    searched_cards(part, Rules(tiles=1), 2, "win")
+    text = part.findings["cards"].text
+    assert "they all play the same moves" in text and "1 different strategy" not in text

@@ -396,7 +396,7 @@ def verdict_line(record: dict) -> str:
     """The chapter's verdict on the claims it judges, with their tally (or why none applies to this run)."""
     if record["verdict"] == "not applicable":
         return ('<p class="stb-verdict-line">This run’s parameters are not the game of the published figures, so '
-                'none of them applies; the checks at the end say which.</p>')
+                'none of them is judged on this page; the checks at the end list each one.</p>')
     return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{slug(record["verdict"])}">'
             f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
 

@@ -307,8 +307,8 @@ class Checks:
         }
 
     def verdict(self) -> str:
-        """The page's verdict: all reproduced; some figures off; a claim contradicted; not applicable (parameters off
-        the source's game); or none (no source)."""
+        """The page's verdict: all reproduced; a figure off (or some figures off); a claim contradicted; not
+        applicable (parameters off the source's game); or none (no source)."""
         counts = self.counts()
         if not any(r.kind in ("figure", "statement") for r in self.results):
             return "no source"
@@ -318,7 +318,7 @@ class Checks:
         if counts["contradicted"]:
             return "a claim contradicted"
         if counts["off"]:
-            return "some figures off"
+            return "a figure off" if counts["off"] == 1 else "some figures off"
         return "all reproduced"
 
     def table(self) -> pd.DataFrame:

@@ -413,7 +413,7 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     part.add(verdict_finding(rules, table, totals))
     if table.count("costly_decisions").value == 0:
         return part
-    part.add(shapes_finding(Table("exceptions", exceptions_found["exceptions"])))
+    part.add(shapes_finding(rules, Table("exceptions", exceptions_found["exceptions"])))
     s = Sentence()
     costly_decisions = table.count("costly_decisions")
     if s.holds(costly_decisions, ">", 1):
@@ -458,14 +458,21 @@ def verdict_finding(rules: Rules, table, totals):
     return s.finding("verdict", text)
 
 
-def shapes_finding(shapes):
+def shapes_finding(rules: Rules, shapes):
     """The genuine exceptions' shapes: whether the optimal move flips as many tiles as the highest-tile pick (None
-    when there is no genuine exception)."""
+    when there is no genuine exception). Where every move shuts one tile, that is so by the rules, and said so."""
     s = Sentence()
     g = [("Kind", "==", "genuine")]
     count = shapes.count("genuine", g)
     if not s.holds(count, ">", 0):
         return None
+    if s.holds(parameter("most_per_move", rules.most_per_move), "==", 1):
+        example = shapes.fact("example_optimal", "Max Move", "first", g)
+        pick = shapes.fact("example_pick", "Highest Tile Pick", "first", g)
+        return s.finding("shapes", f"Every move shuts one tile under these rules, so the *fewest tiles* half of the "
+                                   f"hypothesis cannot be wrong: in all {s(count, integer)} genuine exceptions the "
+                                   f"optimal move shuts a lower tile than the highest it may — for example "
+                                   f"{s(example, as_sets)} instead of {s(pick, as_sets)}.", kind="text")
     same = shapes.count("same_size", [*g, ("pick_tiles", "==", "same")])
     more = shapes.count("more_tiles", [*g, ("pick_tiles", "==", "fewer than optimal")])
     fewer = shapes.count("fewer_tiles", [*g, ("pick_tiles", "==", "more than optimal")])

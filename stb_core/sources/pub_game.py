@@ -45,7 +45,7 @@ from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, parameter
-from .words import a_roll, counted, listing, number, percent, play_name, points, winning
+from .words import a_roll, counted, listing, number, percent, play_name, points, relation, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
 
@@ -354,6 +354,16 @@ def players_part(rules: Rules, scoring: str, shut_pays: float, max_players: int,
     return part
 
 
+def bonus_decimals(bonuses: list[float], least: int = 3, most: int = 8) -> int:
+    """The fewest decimals (from ``least``) at which no fair bonus other than 1 prints as 1: a bonus just below the
+    pot (0.99982) is "below 1" in the prose and must not read 1.000 in the table."""
+    decimals = least
+    while decimals < most and any(relation(x, 1.0) != "the same" and number(decimals)(x) == number(decimals)(1.0)
+                                  for x in bonuses):
+        decimals += 1
+    return decimals
+
+
 def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     """The bonus for a shut box that makes the first seat's winnings zero, for each scoring and number of players."""
     part = Part()
@@ -364,13 +374,14 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     found = fair.loc[fair["found"], "fair_shut_pays"].astype(float)
     part.shown["drawn"] = bool(len(found))  # a figure only where some bonus was found
     part.shown["scale"] = "log" if len(found) and (found > 0).all() else "linear"  # a fair bonus of 0 has no log
+    part.shown["decimals"] = decimals = bonus_decimals(found.tolist())
     s = Sentence()
     shown = []
     for row in fair.itertuples():
         if row.found:
             value = table.cell(f"fair_{row.scoring}_{row.players}", "fair_shut_pays", scoring=row.scoring,
                                players=row.players)
-            shown.append(f"{row.scoring}, {row.players} players: {s(value, number(3))}")
+            shown.append(f"{row.scoring}, {row.players} players: {s(value, number(decimals))}")
         else:
             s.holds(table.cell(f"found_{row.scoring}_{row.players}", "found", scoring=row.scoring, players=row.players),
                     "==", False)
@@ -552,7 +563,7 @@ def headline(seats: Part, fair: Part, max_players: int) -> dict:
     table = seats["seats"]
     best = table.sort_values(["expected_payoff", "seat"], ascending=[False, True], kind="stable").iloc[0]
     fair_four = fair["fair-bonus"].set_index(["scoring", "players"]).loc[("sum", min(4, max_players)), "fair_shut_pays"]
-    fair_shown = "none" if fair_four is None or pd.isna(fair_four) else number(3)(fair_four)
+    fair_shown = "none" if fair_four is None or pd.isna(fair_four) else number(fair.shown["decimals"])(fair_four)
     return {"best seat": f"seat {int(best['seat'])}",
             "seat 1 winnings": number(4, signed=True)(table.loc[0, "expected_payoff"]),
             f"fair bonus, {min(4, max_players)} players, sum": fair_shown}

@@ -18,7 +18,7 @@ import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
-from ..cards import Card, all_cards, card_losses, fronts_by_rules, pareto_front, search_cards, tables_bytes
+from ..cards import Card, all_cards, card_losses, fronts_by_rules, lines_for, pareto_front, search_cards, tables_bytes
 from ..choice import NO_LOSS, TIE_BREAKS, no_loss
 from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
@@ -28,13 +28,14 @@ from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
-from .findings import Part, Sentence, derived, parameter
+from .findings import Part, Sentence, Table, derived, parameter
 from .words import (
     all_dice,
     apart,
     counted,
     dice_words,
     fraction,
+    goal_gap,
     goal_value,
     integer,
     listing,
@@ -186,34 +187,40 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     part.add(s.finding("variants-alt", "Dot plot: one row per rule variant, one marker per board size; "
                                        + "; ".join(shown) + ".", kind="alt"))
     forced = part.table("one-die-allowed-or-forced", allowed_or_forced(variants.frame))
+    part.add(allowed_or_forced_finding(rules, forced))
+    return part
+
+
+def gaps_by_objective(forced: Table, s: Sentence, policy: str) -> list[str]:
+    """The largest difference between one die allowed and forced under ``policy``, one per objective where the two
+    differ, each in its objective's own unit (a chance in points, a sum as a number): never one maximum across
+    units."""
+    gaps = []
+    for objective in dict.fromkeys(forced.frame["objective"]):
+        gap = forced.fact(f"{policy}_difference_{objective}", "difference", "max",
+                          [("policy", "==", policy), ("objective", "==", objective)])
+        if s.holds(gap, ">", NO_LOSS):
+            gaps.append(f"{s(gap, goal_gap(objective))} in {named(objective)}")
+    return gaps
+
+
+def allowed_or_forced_finding(rules: Rules, forced: Table):
+    """Whether allowing one die is worth more than forcing it, for optimal and for worst play."""
     s = Sentence()
-    optimal_gap = forced.fact("optimal_difference", "difference", "max", [("policy", "==", "optimal")])
-    worst_gap = forced.fact("worst_difference", "difference", "max", [("policy", "==", "worst")])
-    s.quiet(optimal_gap, worst_gap)
     if s.holds(parameter("dice", rules.dice), "==", 1):
+        worst_gap = forced.fact("worst_difference", "difference", "max", [("policy", "==", "worst")])
         text = ("With one die there is nothing to choose: one die allowed and one die forced are the same game, and "
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
-        s.quiet(optimal_gap)
-    elif no_loss(optimal_gap.value):
-        if no_loss(worst_gap.value):
-            worst = "and for the worst play too"
-        else:
-            where = forced.fact("worst_difference_objective", "objective", "first", [("policy", "==", "worst")],
-                                [("difference", "desc")])
-            unit = points(2) if where.value == "win" else number(4)  # the objective's own unit
-            worst = (f"for the worst play they differ by up to {s(worst_gap, unit)} ({s(where, named)}, the "
-                     f"largest difference)")
-        text = (f"For optimal play the two rules are worth exactly the same under every objective here (the largest "
-                f"difference is {s(optimal_gap, number(0))}); {worst}.")
+        return s.finding("allowed-or-forced", text, kind="text")
+    optimal, worst = gaps_by_objective(forced, s, "optimal"), gaps_by_objective(forced, s, "worst")
+    if not optimal:
+        played = (f"for the worst play they differ by up to {listing(worst)}" if worst else
+                  "and for the worst play too")
+        text = f"For optimal play the two rules are worth exactly the same under every objective here; {played}."
     else:
-        where = forced.fact("optimal_difference_objective", "objective", "first", [("policy", "==", "optimal")],
-                            [("difference", "desc")])
-        unit = points(2) if where.value == "win" else number(4)  # the objective's own unit
-        text = (f"Here the two rules differ even for optimal play, by up to {s(optimal_gap, unit)} "
-                f"({s(where, named)}, the largest difference): with these dice an optimal player does not always take "
-                f"the single die.")
-    part.add(s.finding("allowed-or-forced", text, kind="text"))
-    return part
+        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: with these dice an "
+                f"optimal player does not always take the single die.")
+    return s.finding("allowed-or-forced", text, kind="text")
 
 
 # -- section 2: the price of each rule of thumb --------------------------------------------------------------------
@@ -380,17 +387,19 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
 def searched_cards(part: Part, rules: Rules, card_lines: int, card_objective: str, progress=None):
     """Every card of up to ``card_lines`` lines valued for :func:`card_objectives`, and their Pareto front, into
     ``part``: the table of cards (returned) and the sentence counting them."""
-    part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1)]})
+    part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1, lines_for(rules))]})
     cards = part.table("strategy-cards", search_cards(rules, card_objectives(card_objective), card_lines,
                                                       progress=progress))
     front = part.table("card-front", pareto_front(cards.frame[cards.frame["objective"] != "flipped-count"]
                                                   if card_objective != "flipped-count" else cards.frame))
     s = Sentence()
-    strategies = counted("different strategy", "different strategies")
+    strategies = cards.fact("strategies", "plays_as", "nunique")
+    played = (f"they all play the same moves ({s(strategies, counted('strategy', 'strategies'))}). The simplest "
+              f"card that plays them (every card is in the CSV file):" if s.holds(strategies, "==", 1) else
+              f"they play {s(strategies, counted('different strategy', 'different strategies'))}. The best "
+              f"strategies (each shown by the simplest card that plays it; every card is in the CSV file):")
     part.add(s.finding("cards", f"{s(cards.fact('cards', 'card', 'nunique'), counted('card'))} searched, each valued "
-                                f"exactly; they play {s(cards.fact('strategies', 'plays_as', 'nunique'), strategies)}. "
-                                f"The best strategies (each shown by the simplest card that "
-                                f"plays it; every card is in the CSV file):", kind="text"))
+                                f"exactly; {played}", kind="text"))
     s = Sentence()
     lines = []
     for row in front.frame.itertuples():
@@ -699,6 +708,19 @@ def advice_rules(rules: Rules) -> Rules:
     return rules if rules.offers_dice_choice else replace(rules, **VARIANTS["pub-allowed"][0], one_die_forced=False)
 
 
+def _on(s: Sentence, some, boards) -> str:
+    """``on all 7 boards``, ``on 3 of the 7 boards``, ``on none of the 7 boards``; of one board, ``on the one board
+    that offers it`` or ``on no board: not on the one that offers it``."""
+    if s.holds(boards, "==", 1):
+        return ("on the one board that offers it" if s.holds(some, "==", 1) else
+                "on no board: not on the one that offers it")
+    if s.holds(some, "==", boards.value):
+        return f"on all {s(boards, counted('board'))}"
+    if s.holds(some, "==", 0):
+        return f"on none of the {s(boards, counted('board'))}"
+    return f"on {s(some, integer)} of the {s(boards, counted('board'))}"
+
+
 def openings_part(rules: Rules) -> Part:
     part = Part()
     openings = part.table("opening-moves", pd.concat([opening_moves(rules, o) for o in ("win", "remaining-sum")],
@@ -719,9 +741,7 @@ def openings_part(rules: Rules) -> Part:
         whose = "" if chosen is rules else " under the pub rule"
         lead = "" if chosen is rules else (f"This run's rules give no choice of dice ({no_dice_choice(rules)}), so "
                                            f"this advice is for the pub rule on the same board. ")
-        text = (f"{lead}Where one die may be chosen ({when}{whose}), one die is the better roll "
-                + (f"on all {s(boards, counted('board'))}." if s.holds(ones, "==", boards.value) else
-                   f"on {s(ones, integer)} of the {s(boards, counted('board'))}."))
+        text = f"{lead}Where one die may be chosen ({when}{whose}), one die is the better roll {_on(s, ones, boards)}."
     else:
         text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers a "
                 f"choice of dice.")

@@ -376,8 +376,9 @@
   function inPercent(G, goal) { return G.formats[goal].percent; }
   function amount(G, goal, x) { return inPercent(G, goal) ? percent(x) : grouped(x, G.formats[goal].decimals); }
   function whole(G, goal, x) { return inPercent(G, goal) ? (x === 1 ? "won" : "not won") : grouped(x, 0); }
-  function change(G, goal, x, signed, unit) {  // a luck (signed) or a loss: never a negative zero
+  function change(G, goal, x, signed, unit, trim) {  // a luck (signed) or a loss: never a negative zero
     var pp = inPercent(G, goal), shown = pp ? (100 * x).toFixed(2) : grouped(x, G.formats[goal].decimals);
+    if (trim && shown.indexOf(".") >= 0) shown = shown.replace(/0+$/, "").replace(/\.$/, "");  // a threshold: 1, not 1.000
     if (/^-?0(\.0+)?$/.test(shown.replace(/,/g, ""))) shown = "0";
     var text = shown.charAt(0) === "-" ? "−" + shown.slice(1) : (signed && shown !== "0" ? "+" : "") + shown;
     return text + (unit ? (pp ? " pp" : " points") : "");
@@ -732,7 +733,7 @@
     var names = Object.keys(A.grades);
     if (names.length) {
       box.appendChild(el("p", {id: "stb-train-grades"}, "A decision that loses nothing is best; one that loses at least " +
-        names.map(function (g) { return change(G, goal, A.grades[g], false, true) + " is " + (g === "inaccuracy" ? "an " : "a ") + g; }).join(", ") +
+        names.map(function (g) { return change(G, goal, A.grades[g], false, true, true) + " is " + (g === "inaccuracy" ? "an " : "a ") + g; }).join(", ") +
         "; any smaller loss is good."));
     }
     var cmd = el("p", {id: "stb-train-command"}, "The same analysis on the command line: ");
