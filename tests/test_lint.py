@@ -74,6 +74,8 @@ def test_a_link_to_a_missing_file_is_found(tmp_path):
     ("tiles 1–10 and tile 1", []),
     ("None of these boards is won; the chance is None.", ["leftover"]),
     ("tiles 1–9, 2 dice, 12 tiles, one die, 3 board states", []),
+    ("1,234 board", ["number-noun"]),
+    ("A rerun with other parameters (win_at_most = 2, board = 2,3,5)", []),  # a list, not a count
 ])
 def test_sentences(text, kinds):
     assert [p.kind for p in lint_text(text)] == kinds

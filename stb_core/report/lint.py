@@ -134,7 +134,7 @@ def lint_text(text: str, where: str = "", rules=None) -> list[Problem]:
     counts = r"[02-9]|\d{2,}|" + "|".join(w for w, n in NUMBER_WORDS.items() if n > 1)
     head_noun = r"(?! (?!is\b|was\b|has\b|does\b)[a-z]+s\b)"  # "3 board states": board is not the noun counted
     for m in re.finditer(rf"(?<![\d.,/−-])\b({counts}) (?:{ADJECTIVE} ){{0,2}}({nouns})\b(?![-\w’']){head_noun}",
-                         text.replace(",", "")):
+                         re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)):  # 1,234 boards; not "= 2, board = ..."
         found("number-noun", m.group(0))
     for m in re.finditer(rf"\b(?:[Nn]o|[Ee]ach|[Ee]very|[Oo]ne|1) (?:[a-z]+ )?(?:\([^)]*\) )?(?:{nouns}) "
                          rf"(?:{AGREEMENT_VERBS})\b(?!-)", text):
