@@ -69,7 +69,7 @@ notebook: $(STAMP) ## rerun one notebook: make notebook NB=01-sequence-counts PA
 
 RUN ?=
 export: $(STAMP) ## the write-up kit: every figure and table (CSV + LaTeX), captions, BibTeX, in export/ and a zip (RUN=<rerun> for one rerun)
-	$(PY) -m stb_core.report.export $(if $(RUN),--run $(RUN),)
+	$(PY) -m stb_core export $(if $(RUN),--run $(RUN),)
 
 pdf: $(STAMP) tex ## the whole report as one typeset PDF, report/report.pdf (RUN=<rerun>: report/runs/<rerun>.pdf)
 	$(PY) -m stb_core.report.pdf $(if $(RUN),--run $(RUN),)

@@ -215,7 +215,7 @@ def test_kills_and_builds_side_by_side_never_lose_a_published_file(tmp_path):
 
 def test_file_names_never_become_markup(tmp_path, monkeypatch):
     """A crafted page name in report/runs/ is listed as text, and its link is a relative path, not a script."""
-    from stb_core.report.build import write_runs_index
+    from stb_core.report.pages import write_runs_index
 
     runs = tmp_path / "runs"
     runs.mkdir()

@@ -49,7 +49,7 @@ USED_BY_A_COMMAND = {
     "jupyterlab": ("Makefile", "jupyter lab"), "ruff": ("Makefile", "ruff check"),
     "pytest-xdist": ("Makefile", "pytest -n"), "setuptools": ("Makefile", "--no-build-isolation"),
     "ipykernel": ("notebooks/01-sequence-counts.ipynb", "\"name\": \"python3\""),  # the kernel
-    "django-static-mathjax": ("stb_core/report/build.py", '"django-static-mathjax"'),
+    "django-static-mathjax": ("stb_core/report/render.py", '"django-static-mathjax"'),
 }
 IMPORT_NAMES = {"jinja2": "jinja2", "markupsafe": "markupsafe"}
 

@@ -20,9 +20,10 @@ import pandas as pd
 import pytest
 from test_build import report_command
 
-from stb_core.report.build import Job, build, estimate_run
+from stb_core.report.build import build
 from stb_core.report.catalogue import CHAPTERS, EXPLORER, chapter, sources
 from stb_core.report.checks import references
+from stb_core.report.jobs import Job, estimate_run
 from stb_core.report.lint import lint_report
 from stb_core.report.page import notebook_defaults, rules_of
 from stb_core.report.parameters import DOMAINS, ParameterError, run_name
@@ -267,7 +268,7 @@ def test_a_failing_notebook_writes_nothing(report_dir, tmp_path, monkeypatch):
     """A notebook that fails (here: an impossible output folder) leaves the built report as it was."""
     before = {p: p.read_bytes() for p in report_dir.glob("*.html")}
     monkeypatch.setenv("STB_REPORT_DIR", str(report_dir))
-    from stb_core.report.build import NotebookFailed
+    from stb_core.report.jobs import NotebookFailed
 
     bad = Job(chapter("05-expected-cost-mdp"), {"tiles": 0}, "05-expected-cost-mdp--tiles=0")
     with pytest.raises(NotebookFailed, match="tiles must be an integer between 1 and 12"):

@@ -1,6 +1,6 @@
 """The write-up kit: every figure and table of the report (or of one rerun), ready for a paper, in one folder and a zip.
 
-``make export`` (``python -m stb_core.report.export``, or ``stb export``) writes ``export/report/`` and
+``make export`` (``stb export``, or ``python -m stb_core export``) writes ``export/report/`` and
 ``export/report.zip``; ``make export RUN=<run>`` does the same for a rerun (``export/<run>/``). Inside:
 
 * ``figures/<chapter>/`` -- every figure as PDF (TrueType fonts), SVG (text as text) and PNG (200 dpi);
@@ -25,7 +25,6 @@ import json
 import os
 import re
 import shutil
-import sys
 import zipfile
 from pathlib import Path
 
@@ -381,14 +380,3 @@ main.pdf             main.tex typeset (where TeX is installed: pdflatex main, bi
 The tables and figures are under CC BY 4.0: cite the report (see CITATION.cff in the project) and, for a figure a
 source printed, that source.
 """
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m stb_core.report.export``: the same command as ``stb export`` (:mod:`stb_core.cli`)."""
-    from ..cli import main as stb
-
-    return stb(["export", *(sys.argv[1:] if argv is None else argv)])
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,7 +4,7 @@ A build starts one janitor in a session of its own and stops it when it ends nor
 signal it when the build dies (``PR_SET_PDEATHSIG``) and also watches the build's pid; once the build is gone --
 killed, even by SIGKILL, which no process can catch for itself -- it waits for the build's notebook processes to
 end (they were told to by the same mechanism), then, if no other build has taken the report folder meanwhile,
-finishes what the build left half-done (:func:`stb_core.report.build.recover`: a folder set aside goes back, the
+finishes what the build left half-done (:func:`stb_core.report.staging.recover`: a folder set aside goes back, the
 staging folder with its kernel files goes away). A build that started in the meantime does the same itself.
 """
 
@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0  # another build holds the folder: it recovers what was left
     try:
         os.environ["STB_REPORT_DIR"] = str(Path(folder))
-        from .build import recover
+        from .staging import recover
 
         recover()
     finally:

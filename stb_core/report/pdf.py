@@ -12,40 +12,18 @@ problem a reader would see (an error, an undefined reference, an overfull box ov
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import os
 import sys
 from pathlib import Path
 
 from . import latex, typeset
 from . import publish as publishing
-from .catalogue import CHAPTERS, chapter
+from .book_record import PdfError, pages_of, record
+from .catalogue import chapter
 from .export import cited_by, write_references
+from .pages import write_index
 from .paths import report_dir
-
-RECORD = ".report-pdf.json"  # which pages the default report's PDF was typeset from (the index links a current one)
-
-
-class PdfError(Exception):
-    """The PDF cannot be made (the report not built, TeX missing, pdflatex stopped): one line saying why."""
-
-
-def pages_of(run: str | None) -> list[tuple[str, Path]]:
-    """The pages a book is made of, as (label stem, path): the index, the chapters and the glossary; or a rerun's
-    page and the glossary. Raises :class:`PdfError` for a report or rerun not built."""
-    folder = report_dir()
-    if run is None:
-        pages = [("index", folder / "index.html"), *((c.stem, folder / c.page) for c in CHAPTERS)]
-    else:
-        pages = [(run, folder / "runs" / f"{run}.html")]
-    pages.append(("glossary", folder / "glossary.html"))
-    missing = [str(p) for _, p in pages if not p.exists()]
-    if missing:
-        what = "the report has not been built: run make report first" if run is None else \
-            f"the rerun {run} has not been built (make notebook NB=... PARAMS=...)"
-        raise PdfError(f"{what} ({missing[0]} is missing)")
-    return pages
+from .staging import STAGING_PREFIX, ReportLock, recover
 
 
 def book(run: str | None, folder: Path) -> str:
@@ -131,8 +109,6 @@ def target_of(run: str | None) -> Path:
 
 def make_pdf(run: str | None = None, log=print) -> Path:
     """Typeset the book and publish it (see the module docstring); return the PDF's path."""
-    from .build import STAGING_PREFIX, ReportLock, recover, write_index
-
     if not latex.available():
         raise PdfError(latex.INSTALL)
     target = target_of(run)
@@ -162,28 +138,7 @@ def make_pdf(run: str | None = None, log=print) -> Path:
     return target
 
 
-def fingerprint(pages: list[tuple[str, Path]]) -> str:
-    """The pages a PDF is typeset from, as one hash."""
-    digest = hashlib.sha256()
-    for _, path in pages:
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
-
-def record(pages: list[tuple[str, Path]]) -> None:
-    """Note which pages the default report's PDF was typeset from (the index is left out: it changes to link it)."""
-    (report_dir() / RECORD).write_text(json.dumps({"pages": fingerprint(pages[1:])}) + "\n", encoding="utf-8")
-
-
-def current() -> bool:
-    """Whether ``report/report.pdf`` was typeset from the pages the report has now (so the index may link it)."""
-    path = report_dir() / RECORD
-    if not (report_dir() / "report.pdf").exists() or not path.exists():
-        return False
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))["pages"] == fingerprint(pages_of(None)[1:])
-    except (PdfError, ValueError, KeyError):
-        return False
 
 
 def main(argv: list[str] | None = None) -> int:
