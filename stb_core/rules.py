@@ -267,6 +267,11 @@ class Rules:
         """Whether a board whose open tiles total ``open_sum`` is won (works on arrays too)."""
         return open_sum <= self.win_at_most
 
+    @property
+    def won_at_start(self) -> bool:
+        """Whether the full board is already won (its tiles add up to ``win_at_most`` or less): no roll is thrown."""
+        return bool(self.is_won(self.total))
+
     # -- the dice ----------------------------------------------------------------------------------
     @property
     def throws(self) -> int:

@@ -213,3 +213,18 @@ def test_one_tile_moves_make_the_fewest_tiles_half_true_by_the_rules():
 
     texts = [p.findings["shapes"].text for p in pipeline(Rules(tiles=8, moves="die-or-sum")) if "shapes" in p.findings]
     assert texts and texts[0].startswith("Every move shuts one tile under these rules")
+
+
+@pytest.mark.parametrize(("rules", "says"), [
+    (Rules(tiles=2, sides=5, win_at_most=225), "the game is won before the first roll: no move is ever chosen"),
+    (Rules(tiles=8, dice=1, sides=11, max_per_move=1, win_at_most=1), "no decision in play changes the score"),
+    (Rules(tiles=4, dice=1), "the highest-tile rule loses nothing"),
+], ids=["won-at-start", "no-choice", "a-choice"])
+def test_a_rule_that_loses_nothing_says_whether_it_was_put_to_the_test(rules, says):
+    """"The hypothesis holds" only where some roll offers moves worth different scores; a game won before the first
+    roll, or one where best and worst play score the same (one die, one tile a roll), never tests it (a fuzz reader)."""
+    from stb_core.sources.open_and_shut import pipeline
+
+    verdict = next(p.findings["verdict"].text for p in pipeline(rules, 0.3) if "verdict" in p.findings)
+    assert says in verdict, verdict
+    assert ("so the hypothesis holds." in verdict) == (says == "the highest-tile rule loses nothing")

@@ -37,7 +37,7 @@ from ..game import game_of, legal_moves
 from ..rules import Rules, analysis_of, refuses
 from ..sweep import solve
 from ..valuation import reachable_boards
-from .findings import Part, Sentence, Table, derived, parameter
+from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import a_roll, agrees, counted, fraction, integer, listing, number, percent
 
 FILL = 999  # the source's filler for unused tile columns
@@ -207,15 +207,11 @@ def optimal_strategy(space: pd.DataFrame) -> pd.DataFrame:
 
 
 # -- the chapter's parts --------------------------------------------------------------------------------------
-def won_at_start(rules: Rules) -> bool:
-    return bool(game_of(rules).won[rules.full_board])
-
-
 @refuses(layout=(("double-shutter",), "its tables name states by their tile numbers on one row, as the source's do"))
 def states_part(rules: Rules) -> Part:
     """The valid states, and the sets of open tiles that are not states, with why."""
     part = Part()
-    if won_at_start(rules):
+    if rules.won_at_start:
         return part
     states = part.table("valid-states", valid_states(rules))
     excluded = part.table("exclusions", exclusions_table(rules, states.frame))
@@ -244,7 +240,7 @@ def states_part(rules: Rules) -> Part:
 def space_part(rules: Rules) -> Part:
     """The game space: one row per (state, roll, legal move), the redundant rows, and what each column means."""
     part = Part()
-    if won_at_start(rules):
+    if rules.won_at_start:
         return part
     space = game_space(rules)
     part.shown["space"] = space
@@ -283,9 +279,10 @@ def part2(rules: Rules, space: Part) -> Part:
                 f"every box, the same board is won {s(all_shut, percent(2))} of the time")
     else:
         rule = " (every tile must be shut)"
-    won = " (the game is won before the first roll)" if won_at_start(rules) else ""
-    part.add(s.finding("part2", f"Optimal play wins with probability **{s(value, number(6))}** "
-                                f"({s(_again(value), percent(2))}){detail}{won}{rule}."))
+    lead = ("The game is won before the first roll: every way of playing wins with probability"
+            if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True) else
+            "Optimal play wins with probability")
+    part.add(s.finding("part2", f"{lead} **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}{rule}."))
     s = Sentence()
     first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")
     low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)

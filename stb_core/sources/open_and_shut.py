@@ -24,14 +24,14 @@ import numpy as np
 import pandas as pd
 
 from ..boards import board_label, board_mask
-from ..choice import no_loss, same_value
+from ..choice import NO_LOSS, no_loss, same_value
 from ..game import game_of
 from ..rules import Rules, analysis_of, refuses
 from ..sweep import Solution
 from ..tables import legal_moves_table
 from ..valuation import evaluate
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules, parameter
-from .words import a_roll, as_sets, compact, counted, integer, listing, number, percent, share, tiles_range
+from .words import a_roll, as_sets, compact, counted, dice_words, integer, listing, number, percent, share, tiles_range
 
 TIE_TOLERANCE = 0.0001  # the source's get_optimal_move: moves within this of the chosen one are listed
 SCORINGS = {"traditional": "remaining-sum", "all or nothing": "win", "flipped count": "flipped-count"}
@@ -327,6 +327,13 @@ def scores_part(rules: Rules, solved: dict) -> Part:
     return part
 
 
+def are(s: Sentence, count) -> str:
+    """``is one`` / ``are 3`` (``no`` for none): the verb agreeing with a count the sentence states."""
+    if s.holds(count, "==", 1):
+        return f"is {s(count, lambda n: 'one')}"
+    return f"are {s(count, integer)}"
+
+
 def _key(scoring: str) -> str:
     return scoring.replace(" ", "_")
 
@@ -387,8 +394,10 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
         cells = "a cell listing tied moves" if s.holds(everything, "==", 1) else "all cells listing tied moves"
         listings = ("there is no exception at all" if s.holds(everything, "==", 0) else
                     f"{s(everything, counted('exception'))}, {cells}")
-        text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always optimal (within "
-                f"{tolerance:g}) under traditional scoring ({listings}).")
+        within = ("optimal" if tolerance == 0 else
+                  f"within {tolerance:g} points of the optimal move (the source's tie rule)")
+        text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always {within} under "
+                f"traditional scoring ({listings}).")
     part.add(s.finding("exceptions", text))
     s = Sentence()
     if s.holds(genuine, ">", 1):
@@ -423,15 +432,30 @@ def verdict_part(rules: Rules, solved: dict, scores: Part, exceptions_found: Par
     return part
 
 
+def nothing_lost(rules: Rules, s: Sentence, row: dict) -> str:
+    """Why the highest-tile rule loses nothing: the game is won before the first roll, no decision in play changes
+    the score (best and worst play score the same), or the rule's decisions are optimal where some decision matters
+    -- only the last is evidence for the hypothesis."""
+    where = f"On {tiles_range(rules.tiles)} with {dice_words(rules.dice, rules.sides)}"
+    score = s(row["highest_tile"], number(3))
+    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+        return (f"{where} the game is won before the first roll: no move is ever chosen, so the hypothesis is never "
+                f"put to the test (every strategy scores {score}).")
+    s.quiet(row["optimal"], row["worst"])
+    if s.holds(derived("spread", "difference", row["optimal"], row["worst"]), "<=", NO_LOSS):
+        return (f"{where} no decision in play changes the score: best and worst play both score {score}, so the "
+                f"hypothesis holds, but untested.")
+    return (f"{where} the highest-tile rule loses nothing: it scores {score}, as optimal play does, so the hypothesis "
+            f"holds.")
+
+
 def verdict_finding(rules: Rules, table, totals):
     """The hypothesis against optimal play over a whole game, and the moves in play that cost it most."""
     s = Sentence()
     row = {c: totals.cell(f"traditional_{c}", c, scoring="traditional")
            for c in ("optimal", "worst", "highest_tile", "loss", "loss_percent")}
     if s.holds(table.count("costly_decisions"), "==", 0):
-        return s.finding("verdict", f"On {tiles_range(rules.tiles)} with these dice the highest-tile rule loses "
-                                    f"nothing: it scores {s(row['highest_tile'], number(3))}, as optimal play does, "
-                                    f"so the hypothesis holds.")
+        return s.finding("verdict", nothing_lost(rules, s, row))
     spread = derived("spread", "difference", row["optimal"], row["worst"])
     whole = table.fact("whole_loss", "weighted_loss", "sum")
     s.quiet(row["worst"], whole)
@@ -466,7 +490,7 @@ def shapes_finding(rules: Rules, shapes):
     count = shapes.count("genuine", g)
     if not s.holds(count, ">", 0):
         return None
-    if s.holds(parameter("most_per_move", rules.most_per_move), "==", 1):
+    if s.holds(of_rules("most_per_move", "most_per_move", rules), "==", 1):
         example = shapes.fact("example_optimal", "Max Move", "first", g)
         pick = shapes.fact("example_pick", "Highest Tile Pick", "first", g)
         return s.finding("shapes", f"Every move shuts one tile under these rules, so the *fewest tiles* half of the "
@@ -524,7 +548,7 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
         if rules.moves == "sum":
             listed = table.fact("moves", "move", "list")
             part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three moves; on "
-                                         f"{tiles_range(rules.tiles)} there are {s(table.count('count'))}: "
+                                         f"{tiles_range(rules.tiles)} there {are(s, table.count('count'))}: "
                                          f"{s(listed, lambda v: '; '.join(v))} (best first for the traditional score).",
                                kind="text"))
         else:

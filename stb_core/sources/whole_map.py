@@ -212,8 +212,9 @@ def allowed_or_forced_finding(rules: Rules, forced: Table):
         text = ("With one die there is nothing to choose: one die allowed and one die forced are the same game, and "
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         return s.finding("allowed-or-forced", text, kind="text")
-    optimal, worst = gaps_by_objective(forced, s, "optimal"), gaps_by_objective(forced, s, "worst")
+    optimal = gaps_by_objective(forced, s, "optimal")
     if not optimal:
+        worst = gaps_by_objective(forced, s, "worst")
         played = (f"for the worst play they differ by up to {listing(worst)}" if worst else
                   "and for the worst play too")
         text = f"For optimal play the two rules are worth exactly the same under every objective here; {played}."
