@@ -28,7 +28,7 @@ import pandas as pd
 
 from .analysis import decision_losses
 from .boards import pairs_on
-from .choice import Ranking, choose, move_orders, no_loss, tie_ranks
+from .choice import Ranking, choose, dice_plan, move_orders, no_loss, tie_ranks
 from .game import Game, game_of, per_game
 from .objectives import get_objective
 from .policies import Policy, playable_outcomes, table_policy
@@ -177,9 +177,12 @@ def all_cards(max_lines: int = 3, lines=LINES) -> list[Card]:
 
 
 def _table_key(sigma: np.ndarray, dice_rule: str, rules: Rules) -> str:
-    """What a card plays, as a hash: its move table, and its dice rule where the rules offer a choice."""
+    """What a card plays, as a hash: its move table, and the dice its dice rule rolls on every board in play (two
+    dice lines that roll alike on this game -- "when you may" and "when 6 or less is left" under a sum-le-6 rule --
+    are one strategy)."""
+    game = game_of(rules)
     digest = hashlib.sha1(np.ascontiguousarray(sigma).tobytes())
-    digest.update((dice_rule if rules.offers_dice_choice else "-").encode())
+    digest.update(np.ascontiguousarray(dice_plan(game, dice_rule)[game.playing]).tobytes())
     return digest.hexdigest()
 
 

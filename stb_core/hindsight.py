@@ -52,8 +52,8 @@ def hindsight_refusal(rules: Rules, objective: str) -> str | None:
         return exact_limit(rules, "hindsight values", HINDSIGHT_MAX_TILES)
     if objective == "remaining-sum" and (rules.layout != "row" or rules.moves != "sum" or rules.has_one_die_rule):
         return ("the hindsight value of the sum left open is computed for tiles in one row, the sum rule and no "
-                "choice of dice (otherwise two lines after the same throws may leave different totals); use the "
-                "objective win")
+                "one-die rule, forced or optional (otherwise two lines after the same throws may leave different "
+                "totals); use the objective win")
     return None
 
 

@@ -66,6 +66,8 @@ def decimals(objective: str, start: float) -> int:
         return 2
     magnitude = math.floor(math.log10(abs(float(start)))) + 1 if start else 1
     return max(0, min(3, SIGNIFICANT - magnitude))
+
+
 TURN = re.compile(r"(?:(\d+)d)?([\d,]+):(-|[^\s:]+)")
 RECORD_HELP = ("one turn per roll, like '8:2+6 7:7 5:-' (the total rolled, then the tiles shut, or - where no move "
                "was legal)")

@@ -1,6 +1,5 @@
 """Strategy cards: each card's value against an independent evaluation of the same rule, and the search."""
 
-import numpy as np
 import pytest
 from reference import reference_solver
 
@@ -49,13 +48,22 @@ def test_card_value_equals_an_independent_evaluation(lines, objective):
     assert card.value() == value(frozenset(range(1, 9)))
 
 
-def test_dice_line_rolls_one_die_whenever_allowed():
-    rules = Rules(tiles=7, one_die="sum-le-6")
-    card = evaluate(rules, "win", Card(("shut the fewest tiles", "roll one die when you may")).policy())
+@pytest.mark.parametrize(("one_die", "line", "one_where"), [
+    ("sum-le-6", "roll one die when you may", lambda tiles: sum(tiles) <= 6),
+    ("sum-le-3", "roll one die when you may", lambda tiles: sum(tiles) <= 3),
+    ("sum-le-3", "roll one die when 6 or less is left", lambda tiles: sum(tiles) <= 3),
+    ("high-shut", "roll one die when 6 or less is left", lambda tiles: sum(tiles) <= 6),
+    ("high-shut", "roll one die when you may", lambda tiles: max(tiles) < 7),
+])
+def test_dice_line_rolls_one_die_where_allowed_and_only_there(one_die, line, one_where):
+    """A dice line rolls one die where it says and the rules allow it (on one row, sum-le-K allows it when the open
+    tiles total K or less, high-shut once no tile from 7 up is open), all the dice everywhere else."""
+    rules = Rules(tiles=7, one_die=one_die)
+    card = evaluate(rules, "win", Card(("shut the fewest tiles", line)).policy())
     plain = evaluate(rules, "win", Card(("shut the fewest tiles",)).policy())
-    allowed = np.array([sum(t + 1 for t in range(7) if b >> t & 1) <= 6 for b in range(rules.states)])
-    playing = np.array([b != 0 for b in range(rules.states)])
-    assert (card.dice[allowed & playing] == 1).all() and (plain.dice == 2).all()
+    boards = [[t + 1 for t in range(7) if b >> t & 1] for b in range(1, rules.states)]
+    expected = [1 if one_where(tiles) else 2 for tiles in boards]
+    assert card.dice[1:].tolist() == expected and (plain.dice == 2).all()
 
 
 def test_unknown_or_repeated_line():

@@ -192,6 +192,24 @@ def test_reachable_boards_follow_the_dice_each_board_may_roll(one_die, forced):
         assert found == reachable_states(rules), rules
 
 
+@pytest.mark.parametrize("rules", [Rules(tiles=4, win_at_most=8, max_per_move=2), Rules(tiles=6, win_at_most=5),
+                                   Rules(tiles=5, one_die="sum-le-6", win_at_most=3)], ids=str)
+def test_the_won_boards_reached_are_those_one_move_from_a_board_in_play(rules):
+    """With the won boards: the game stops on a won board, so a won board is reached only by a move from a board
+    still in play (or is the full board) -- never through another won board."""
+    from reference import dice_options, is_won, moves, outcomes, reachable_states
+
+    from stb_core.boards import board_tiles
+    from stb_core.valuation import reachable_boards
+
+    playing = reachable_states(rules)
+    won = {board - set(m) for board in playing for dice in dice_options(rules, board)
+           for o in outcomes(rules, dice) for m in moves(rules, board, o) if is_won(rules, board - set(m))}
+    full = frozenset(range(1, rules.tiles + 1))
+    expected = playing | won | ({full} if is_won(rules, full) else set())
+    assert {frozenset(board_tiles(b)) for b in reachable_boards(rules)} == expected
+
+
 @pytest.mark.parametrize("tie_break", [t for t in TIE_BREAKS if t != "random"])
 def test_the_first_move_listed_is_the_move_played(tie_break):
     """``move_values`` lists best first with equal values in the tie-break's order, so what ``advise`` shows first

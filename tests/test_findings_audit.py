@@ -227,6 +227,8 @@ def shown_matches(fact: dict) -> bool:
     if unit == "pp_abs":
         return abs(float(shown.split()[0].rstrip("%")) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
     if unit in ("percent", "pp", "number", "share", "hundredths"):
+        if shown.startswith(">") and unit == "percent" and float(value) > 0.5:  # short of certain: >99.9%
+            return 100 - 10 ** -decimals < 100 * float(value) < 100
         if shown.startswith(("<", ">")):
             return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
         digits = re.search(r"[−+-]?[\d,]*\.?\d+", shown)

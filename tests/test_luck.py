@@ -49,6 +49,7 @@ def random_record(rules: Rules, policy: str, seed: int) -> str:
 
 @pytest.mark.parametrize(("rules", "objective"), [
     (Rules(tiles=7), "win"), (Rules(tiles=7), "remaining-sum"), (Rules(tiles=6, one_die="sum-le-6"), "win"),
+    (Rules(tiles=6, one_die="sum-le-6"), "remaining-sum"),  # a dice choice judged for the least sum
     (Rules(tiles=6, dice=3, sides=4), "flipped-count"), (Rules(tiles=7, win_at_most=3), "win"),
 ])
 def test_each_turn_equals_the_independent_recursion_and_the_sums_telescope_exactly(rules, objective):
@@ -260,3 +261,14 @@ def test_a_loss_at_a_threshold_reaches_its_grade(loss, objective, expected):
     from stb_core.luck import grade
 
     assert grade(loss, objective) == expected
+
+
+@pytest.mark.parametrize(("objective", "start", "places"), [
+    ("remaining-sum", 11.0, 3), ("remaining-sum", 38.35, 3), ("digits", 1234.5, 1), ("digits", 45678.0, 0),
+    ("digits", 987654.0, 0), ("flipped-count", 0.5, 3), ("win", 0.0714, 2)])
+def test_amounts_print_five_significant_digits_of_the_game_s_value(objective, start, places):
+    """11.157 (five digits of a game worth 11), 1,234.5, 45,678: never more than three decimals nor fewer than none;
+    a chance in per cent with two."""
+    from stb_core.luck import decimals
+
+    assert decimals(objective, start) == places

@@ -234,12 +234,16 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
         low = ranks.fact("lowest_correlation", "rank_correlation", "min", where)
         high = ranks.fact("highest_correlation", "rank_correlation", "max", where)
         rises = s.holds(low, ">", 0)
-        positive = "always positive: the source reads the pattern right" if rises else "not always positive"
+        always = rises and s.holds(low, ">=", 1 - 1e-9)  # 1 in every panel (to rounding): ordered as their mean tile
+        positive = ("always positive: the source reads the pattern right" if always else
+                    "always positive: the source reads the tendency right, though a state with a higher mean tile "
+                    "is not always the costlier" if rises else "not always positive")
         spread = (f"is {s(high, number(2))} in every one" if number(2)(low.value) == number(2)(high.value) else
                   f"lies between {s(low, number(2))} and {s(high, number(2))}")
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
                 f"expected cost {spread} ({positive}).")
-        trend_words = ("the expected cost rises with the mean open tile" if rises else
+        trend_words = ("the expected cost rises with the mean open tile" if always else
+                       "the expected cost tends to rise with the mean open tile" if rises else
                        "the expected cost does not always rise with the mean open tile")
     else:
         text = "No panel has two states to compare."
@@ -263,6 +267,9 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         pairs = "pairs" if s.holds(count, ">", 1) else "pair"
         text = (f"In **{s(count, integer)}** (state, roll) {pairs} the optimal action "
                 f"does not shut the largest tile that some legal action could shut.")
+    elif s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+        s.quiet(count)
+        text = "The game is won before the first roll: no action is ever taken, so there is no exception to find."
     else:
         text = (f"The optimal action always shuts the largest tile some legal action could shut: "
                 f"{s(count, counted('(state, roll) pair'))} is an exception.")
@@ -374,7 +381,10 @@ def advice_part(rules: Rules) -> Part:
               if within else f"more than the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose")
     if s.holds(derived("rule_against_optimal", "relation", left, optimum), "==", "the same"):
         s.quiet(more, optimum)
-        compared = f"{s(left, number(3))} on average, as optimal play does: the advice loses nothing here"
+        compared = (f"{s(left, number(3))} on average, as optimal play does: "
+                    + ("the game is won before the first roll, so the advice is never followed"
+                       if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True) else
+                       "the advice loses nothing here"))
     else:
         compared = (f"{s(left, number(3))} on average against optimal play's {s(optimum, number(3))}, "
                     f"{s(more, share(2))} more: {judged}")

@@ -33,7 +33,7 @@ from ..choice import VALUE_RTOL as RTOL
 from ..choice import same_value
 from ..game import Game, game_of
 from ..policies import Policy, get_policy, over_outcomes, playable_outcomes
-from ..rules import Rules, analysis_of
+from ..rules import OPTIONS, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import (
     evaluate,
@@ -334,7 +334,9 @@ def variants_sentence(rules: Rules, table, s: Sentence) -> str:
     for key, fact in (("classic", classic), ("thai", thai)):
         if key in leading:  # among the best, named there
             s.quiet(fact)
-    return lead + ("; " + ", and ".join(clauses) if clauses else "") + "."
+    moved = (f" Every variant but the Thai style shuts {OPTIONS['moves'].short('sum')}, not this run's move rule "
+             f"({OPTIONS['moves'].short(rules.moves)})." if rules.moves != PRINTED_BASE["moves"] else "")
+    return lead + ("; " + ", and ".join(clauses) if clauses else "") + "." + moved
 
 
 # -- the literature's heuristics ------------------------------------------------------------------------------

@@ -246,6 +246,7 @@ def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progr
     seats = result.seats.copy()
     short = exact and all(len(str(Fraction(v))) <= 24 for v in seats["expected_payoff"])
     table = seats.assign(**{c: seats[c].astype(float) for c in ("expected_payoff", "p_win", "p_shut")})
+    table["expected_payoff"] = [chance(v) for v in table["expected_payoff"]]  # a float's rounding of 0 is 0
     table["seat"] = table["seat"].astype(int)
     if short:
         table["exact"] = [str(Fraction(v)) for v in seats["expected_payoff"]]
@@ -262,8 +263,13 @@ def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progr
     if s.holds(derived("all_even", "equal", best["expected_payoff"], worst["expected_payoff"]), "==", True):
         text = f"{setting}, every seat is worth the same: {s(best['expected_payoff'], stakes)} per round."
     else:
+        last = seats_table.fact("worst_seats", "seat", "list",
+                                [("expected_payoff", "==", worst["expected_payoff"].value)])
+        s.quiet(worst["seat"])
+        worst_seats = (f"seat {s(last, lambda v: str(v[0]))}," if len(last.value) == 1 else
+                       f"seats {s(last, lambda v: listing([str(n) for n in v]))}, each")
         text = (f"{setting}, the best seat is **seat {s(best['seat'])}**, worth {s(best['expected_payoff'], stakes)} "
-                f"per round; the worst is seat {s(worst['seat'])}, {s(worst['expected_payoff'], stakes)}.")
+                f"per round; the worst is {worst_seats} {s(worst['expected_payoff'], stakes)}.")
     text += f" The pot is split in {s(split, percent(2))} of rounds."
     part.add(s.finding("seats", text))
     return part

@@ -216,8 +216,10 @@ def choice_part(rules: Rules) -> Part:
 
 
 def no_choice(rules: Rules) -> str:
-    """Why a run has no board where one die may be chosen, and what that leaves of the next two sections."""
-    if rules.dice == 1:
+    """Why a run has no board where one die may be chosen, and what that leaves of this section and the next."""
+    if rules.won_at_start:
+        why = f"the game is won before the first roll: its tiles add up to {rules.win_at_most} or less"
+    elif rules.dice == 1:
         why = "one die is rolled on every turn"
     elif rules.one_die == "never":
         why = "its rules never allow one die"
@@ -225,7 +227,7 @@ def no_choice(rules: Rules) -> str:
         why = "the single die is forced wherever it is allowed"
     else:
         why = "no board where its rule allows one die is ever reached"
-    return f"No board of this run offers a choice of dice ({why}), so the next two sections have nothing to study."
+    return f"No board of this run offers a choice of dice ({why}), so this section and the next have nothing to study."
 
 
 # -- section 3: the source's two sentences -----------------------------------------------------------------------

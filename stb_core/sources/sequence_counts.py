@@ -177,8 +177,11 @@ def partitions_part(rules: Rules) -> Part:
     boards = part.table("one-move-boards", one_move_boards(rules))
     s = Sentence()
     sets, on = counts.fact("sets", "sets", "sum"), counts.fact("on_board", "on_board", "sum")
+    never = (" (this game never rolls them: one die is forced on every roll)"
+             if s.holds(of_rules("one_die_on_every_roll", "one_die_from_start", rules), "==", True)
+             and rules.one_die_forced else "")
     text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if s.holds(sets, '==', 1) else ''} up to a total "
-            f"{dice_words(rules.dice, rules.sides)} can show")
+            f"{dice_words(rules.dice, rules.sides)} can show{never}")
     every = part.table("partition-sets", partition_list(rules)) if sets.value <= LIST_LIMIT else None
     off = derived("off_board", "difference", sets, on)
     if s.holds(off, ">", 0):
@@ -193,7 +196,12 @@ def partitions_part(rules: Rules) -> Part:
         text += f", and every one of them uses only {tiles_range(rules.tiles)}."
     cleared = boards.fact("one_move_boards", "board_mask", "nunique")
     how, does = ("cleared", "clears") if rules.win_at_most == 0 else ("won", "wins")
-    text += f" {s(cleared, counted('board'))} of this game can be {how} by one roll"
+    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+        s.quiet(cleared)
+        part.add(s.finding("one-move", text + f" Every board of this game is already won (its tiles add up to "
+                                              f"{rules.win_at_most} or less), so no roll is ever needed.", kind="text"))
+        return part
+    text += f" {s(cleared, lambda n: counted('board')(n).capitalize())} of this game can be {how} by one roll"
     differs = one_move_rules(rules)
     if differs:
         text += f" ({differs}: a set that fits is not the same as a board one roll {does})."
@@ -309,11 +317,18 @@ def example_part(rules: Rules) -> Part:
     s = Sentence()
     moves = table.fact("moves", "move", "list")
     rule = table.fact("rule_pick", "move", "first", order=[("sequences_after", "desc")])
-    best = table.fact("best_pick", "move", "first", order=[("p_win_after", "desc")])
-    same = s.holds(derived("same_move", "equal", rule, best), "==", True)
     text = (f"Open {board_label(board)}, roll {EXAMPLE_ROLL}: the legal moves are {s(moves, lambda v: '; '.join(v))}. "
-            f"The most-sequences rule shuts {s(rule)}; the move with the best {winning(rules).axis} is "
-            f"{s(best)}" + (" — the same move." if same else " — a different move."))
+            f"The most-sequences rule shuts {s(rule)}; ")
+    highest, lowest = (table.fact(f"{end}_p_win_after", "p_win_after", end) for end in ("max", "min"))
+    s.quiet(lowest)
+    if s.holds(derived("moves_alike", "equal", highest, lowest), "==", True):
+        text += f"every move leaves the same {winning(rules).axis}, {s(highest, percent(2))}: none is better."
+    else:
+        s.quiet(highest)
+        best = table.fact("best_pick", "move", "first", order=[("p_win_after", "desc")])
+        same = s.holds(derived("same_move", "equal", rule, best), "==", True)
+        text += (f"the move with the best {winning(rules).axis} is {s(best)}"
+                 + (" — the same move." if same else " — a different move."))
     part.add(s.finding("example", text, kind="text"))
     return part
 

@@ -28,7 +28,7 @@ from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
-from .findings import Part, Sentence, Table, derived, parameter
+from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import (
     all_dice,
     apart,
@@ -728,7 +728,11 @@ def openings_part(rules: Rules) -> Part:
                                                      ignore_index=True))
     s = Sentence()
     opening = openings.count("openings")
-    if s.holds(opening, "==", 0):
+    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+        s.quiet(opening)
+        part.add(s.finding("openings", "The game is won before the first roll, so there is no opening move to "
+                                       "choose.", kind="text"))
+    elif s.holds(opening, "==", 0):
         part.add(s.finding("openings", f"No roll of {dice_words(rules.dice, rules.sides)} has a legal move from the "
                                        f"full board ({s(opening, integer)} opening moves), so there "
                                        f"is no opening move to choose.", kind="text"))
@@ -756,8 +760,8 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
                      log=None) -> pd.DataFrame:
     """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
     ``rules`` kept: sides, one-die rule, layout): the chance of winning also as an exact fraction up to
-    ``exact_up_to`` tiles in all (both rows of a Double Shutter), and as exactly 0 where a tile exceeds the largest
-    roll. ``log`` (e.g. ``print``) hears about each size."""
+    ``exact_up_to`` tiles in all (both rows of a Double Shutter), and as exactly 0 where the tiles above the largest
+    roll exceed the winning threshold (:func:`never_won`). ``log`` (e.g. ``print``) hears about each size."""
     rows = []
     for d, n in itertools.product(dict.fromkeys(dice), range(1, max_tiles + 1)):
         game = replace(rules, tiles=n, dice=d)
@@ -766,12 +770,19 @@ def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to
             exact = objective == "win" and game.positions <= exact_up_to
             value = solve(game, objective, exact=exact).value()
             row[value_name(objective)] = float(value)
-            if objective == "win":  # a tile above the largest roll is never shut: the chance is exactly 0
-                row["p_win_exact"] = fraction(value) if exact else "0" if n > game.largest_roll else None
+            if objective == "win":  # tiles above the largest roll are never shut: over W, the chance is exactly 0
+                row["p_win_exact"] = fraction(value) if exact else "0" if never_won(game) else None
         rows.append(row)
         if log:
             log(f"{dice_words(d, game.sides)}, {n} tiles: solved")
     return pd.DataFrame(rows)
+
+
+def never_won(rules: Rules) -> bool:
+    """Whether the tiles above the largest roll, which are never shut, add up to more than the winning threshold:
+    then no game is ever won (with a threshold they may stay open and the game still be won)."""
+    stuck = sum(v for v in game_of(rules).tile_values if v > rules.largest_roll)
+    return not rules.is_won(stuck)
 
 
 def more_dice(rules: Rules) -> tuple[int, ...]:

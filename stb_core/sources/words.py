@@ -46,14 +46,17 @@ def minus(s: str) -> str:
 # -- number formats ---------------------------------------------------------------------------------------
 def percent(decimals: int = 2) -> Callable:
     """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
-    small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), and zero -- or a
-    float's rounding of it just below -- reads ``0%``."""
+    small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), a chance short of
+    certain that would round to it ``>99.99%``, and zero -- or a float's rounding of it just below -- reads
+    ``0%``."""
     def show(x) -> str:
         if not present(x):
             return ""
         value = 100 * float(x)
         if -DIFFERENCE_NOISE <= value <= 0:  # no chance is below zero: a float's rounding of an exact 0
             return "0%"
+        if 100 - 0.5 * 10**-decimals <= value < 100 - DIFFERENCE_NOISE:  # not certain: never "100.0%"
+            return f">{100 - 10**-decimals:.{decimals}f}%"
         return below_shown(value, decimals, "%") or minus(f"{value:,.{decimals}f}%")
     show.unit = "percent"
     show.decimals = decimals

@@ -1,0 +1,83 @@
+"""Sentences a fuzz of reruns found false or misleading (seed 1126: 40 reruns read against the plain references),
+each held to the run's own truth, computed here from the rules or the plain references, never from the chapter."""
+
+from fractions import Fraction
+
+import pytest
+from reference_players import reference_round
+
+from stb_core import Rules, solve
+from stb_core.sources.words import percent
+
+WON_AT_START = Rules(tiles=4, dice=3, sides=6, win_at_most=30)  # tiles 1-4 add up to 10: won before any roll
+
+
+@pytest.mark.parametrize(("chance", "decimals", "shown"), [
+    (0.999881, 1, ">99.9%"), (0.9994, 1, "99.9%"), (1.0, 1, "100.0%"), (1 - 1e-16, 2, "100.00%"),
+    (1 - 1.9e-10, 4, ">99.9999%")])
+def test_a_chance_short_of_certain_never_reads_certain(chance, decimals, shown):
+    """Chapter 8 said tile 1 was open "in 100.0% of finished games" at 0.999881."""
+    assert percent(decimals)(chance) == shown
+
+
+def test_an_exact_zero_only_where_the_tiles_never_shut_exceed_the_threshold():
+    """Table 6.16 printed an exact 0 beside 100% for boards won at the start (tiles above the largest roll, but
+    within the winning threshold)."""
+    from stb_core.sources.whole_map import more_tiles_table
+
+    table = more_tiles_table(Rules(tiles=1, dice=1, sides=12, win_at_most=113), max_tiles=15, dice=(1,))
+    exact = dict(zip(table["tiles"], table["p_win_exact"], strict=True))
+    for n in (13, 14, 15):  # 13 + 14 + 15 = 42 <= 113: never shut, and still maybe won
+        assert exact[n] is None or exact[n] != "0", (n, exact[n])
+    classic = more_tiles_table(Rules(tiles=1), max_tiles=13, dice=(2,))
+    assert classic["p_win_exact"].iloc[-1] == "0"  # tile 13 > 12 and the box must be shut
+
+
+def test_two_dice_lines_that_roll_alike_are_one_strategy():
+    """Under sum-le-6 on one row, "roll one die when you may" and "... when 6 or less is left" roll the same dice on
+    every board: one strategy, not two (the page counted 9 strategies of 8)."""
+    from stb_core.cards import search_cards
+
+    cards = search_cards(Rules(tiles=6, moves="die-or-sum", one_die="sum-le-6"), ("win",), max_lines=1)
+    plays = dict(zip(cards["card"], cards["plays_as"], strict=True))
+    assert plays["roll one die when you may"] == plays["roll one die when 6 or less is left"]
+
+
+def test_equal_seats_and_tied_worst_seats_are_said_so():
+    """Seats whose exact values are equal are "worth the same" (not a best and a worst of 0.00% apart by float
+    noise), and seats tied for last are all named."""
+    from stb_core.sources.pub_game import seats_part
+
+    rules = Rules(tiles=6, dice=1, sides=12, one_die="sum-le-6", one_die_forced=True, win_at_most=174)
+    values = reference_round(rules, 4, "sum", Fraction(5))["expected_payoff"]
+    assert values[1] == values[2] == values[3] < values[0]
+    text = seats_part(rules, 4, "sum", 5).findings["seats"].text
+    assert "the worst is seats 2, 3 and 4, each" in text
+
+
+@pytest.mark.parametrize(("stem", "says"), [
+    ("sequence_counts", "Every board of this game is already won"),
+    ("riddler", "the game is won before the first roll"),
+    ("expected_cost", "The game is won before the first roll: no action is ever taken"),
+    ("whole_map", "The game is won before the first roll, so there is no opening move to choose."),
+])
+def test_a_game_won_before_the_first_roll_says_so(stem, says):
+    """A rerun won at the start gave reasons that do not apply (a cap, an unreached board, no legal opening roll)."""
+    import importlib
+
+    module = importlib.import_module(f"stb_core.sources.{stem}")
+    part = {"sequence_counts": lambda: module.partitions_part(WON_AT_START),
+            "riddler": lambda: None,
+            "expected_cost": lambda: module.exceptions_part(WON_AT_START, solve(WON_AT_START, "remaining-sum")),
+            "whole_map": lambda: module.openings_part(WON_AT_START)}[stem]()
+    texts = [module.no_choice(Rules(tiles=4, win_at_most=30, one_die="sum-le-6"))] if stem == "riddler" else \
+        [f.text for f in part.findings.values()]
+    assert any(says in text for text in texts), texts
+
+
+def test_moves_that_all_win_alike_have_no_best():
+    """The source's example board, already won: every move keeps a chance of 1, none is "the best"."""
+    from stb_core.sources.sequence_counts import example_part
+
+    text = example_part(Rules(tiles=10, dice=1, sides=12, win_at_most=284)).findings["example"].text
+    assert "every move leaves the same" in text and "the best" not in text
