@@ -109,7 +109,8 @@ def test_the_sum_left_from_a_board_and_exact_floats_agree():
 
 @pytest.mark.parametrize(("rules", "objective", "message"), [
     (Rules(), "flipped-count", "computed for the objectives win and remaining-sum"),
-    (Rules(one_die="high-shut"), "remaining-sum", "no choice of dice"),
+    (Rules(one_die="high-shut"), "remaining-sum", "no one-die rule, forced or optional"),
+    (Rules(one_die="high-shut", one_die_forced=True), "remaining-sum", "no one-die rule, forced or optional"),
     (Rules(layout="double-shutter", tiles=4), "remaining-sum", "tiles in one row"),
     (Rules(tiles=17), "win", "tiles must be at most 16 for hindsight values; got 17"),
     (Rules(layout="double-shutter"), "win", "for Double Shutter, tiles at most 8"),

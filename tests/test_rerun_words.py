@@ -81,3 +81,19 @@ def test_moves_that_all_win_alike_have_no_best():
 
     text = example_part(Rules(tiles=10, dice=1, sides=12, win_at_most=284)).findings["example"].text
     assert "every move leaves the same" in text and "the best" not in text
+
+
+def test_a_list_one_item_past_its_limit_names_it():
+    """"… and 1 more" saves no words (chapter 8 named six rules of thumb and "1 more")."""
+    from stb_core.sources.words import listing
+
+    assert listing(list("abcdefg"), most=6) == "a, b, c, d, e, f and g"
+    assert listing(list("abcdefgh"), most=6) == "a, b, c, d, e, f and 2 more"
+
+
+def test_a_round_won_before_the_first_roll_has_no_decision():
+    from stb_core.sources.pub_game import first_seat_part, seats_part
+
+    seats = seats_part(WON_AT_START, 3, "sum", 2)
+    text = first_seat_part(WON_AT_START, seats).findings["first-seat"].text
+    assert text == "The round is won before the first roll: no seat makes a decision."

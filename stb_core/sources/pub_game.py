@@ -44,7 +44,7 @@ from ..players import (
 from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
-from .findings import Part, Sentence, Table, derived, parameter
+from .findings import Part, Sentence, Table, derived, of_rules, parameter
 from .words import a_roll, counted, listing, number, percent, play_name, points, relation, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
@@ -465,6 +465,8 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
                 f"{s(count, counted('(board, roll) pair'))} (on every board, reached or not). The "
                 f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
+    elif s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+        text = "The round is won before the first roll: no seat makes a decision."
     else:
         text = f"The first seat plays exactly as solo play for {SOLO[result.game.scoring]} here."
     part.add(s.finding("first-seat", text))

@@ -205,7 +205,8 @@ def choice_part(rules: Rules) -> Part:
         text += (" None of these boards arises in a game played optimally from the full board (each has P(reach) 0 "
                  "below), so the choice is never met in play.")
     elif s.holds(reached, "<", boards.value):
-        text += (f" Of them, {s(reached, integer)} {agrees(reached.value, 'arises', 'arise')} in a game played "
+        text += (f" Of the {s(boards, counted('board'))}, {s(reached, integer)} "
+                 f"{agrees(reached.value, 'arises', 'arise')} in a game played "
                  f"optimally from the full board.")
     part.add(s.finding("choice", text))
     s = Sentence()

@@ -432,9 +432,10 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
     pick = {c: cards.fact(f"card_{c}", c, "first", within if close else target, order)
             for c in ("card", "value", "optimal_value", "loss_percent")}
     show = goal_value(card_objective)
-    how = (f"the simplest within {margin_percent:g}% of the optimum for {named(card_objective)}"
-           if close else f"no card is within {margin_percent:g}% of the optimum for "
-                               f"{named(card_objective)}, so the best of all")
+    margin = "that plays optimally" if margin_percent == 0 else f"within {margin_percent:g}% of the optimum"
+    how = (f"the simplest {margin} for {named(card_objective)}" if close else
+           f"no card {'plays optimally' if margin_percent == 0 else 'is ' + margin} for {named(card_objective)}, "
+           f"so the best of all")
     nil = s.holds(pick["optimal_value"], "==", 0) and s.holds(cards.fact("most_value", "value", "max", target), "==",
                                                                 0)
     if nil:  # the optimum and every card nil: nothing to lose
@@ -895,8 +896,10 @@ def frontier_alt(corners, thumbs) -> object:
     rules_count = thumbs.count("alt_rules")
     return s.finding("frontier-alt", (
         f"Two scatter panels of the chance of winning against the expected sum left: on the left, "
-        f"{s(rules_count, counted('rule of thumb', 'rules of thumb'))} as points and the frontier as a line of "
-        f"{s(count, counted('corner'))} at the top left; on the right, the frontier alone, close up."), kind="alt")
+        f"{s(rules_count, counted('rule of thumb', 'rules of thumb'))} as points and the frontier "
+        + (f"as a single point ({s(count, counted('corner'))})" if s.holds(count, "==", 1) else
+           f"as a line of {s(count, counted('corner'))}")
+        + " at the top left; on the right, the frontier alone, close up."), kind="alt")
 
 
 def frontier_finding(rules: Rules, corners) -> object:

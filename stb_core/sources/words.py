@@ -262,11 +262,12 @@ def count_of(count: int, total: int) -> str:
 
 
 def listing(items: Sequence[str], most: int = 6, conjunction: str = "and") -> str:
-    """``a, b and c``; past ``most`` items the rest are counted: ``a, b, c, d, e, f and 12 more``."""
+    """``a, b and c``; past ``most`` items the rest are counted: ``a, b, c, d, e, f and 12 more`` (one more is
+    named: "and 1 more" saves no words)."""
     items = [str(i) for i in items]
     if not items:
         return ""
-    if len(items) > most:
+    if len(items) > most + 1:
         return ", ".join(items[:most]) + f" {conjunction} {len(items) - most:,} more"
     if len(items) == 1:
         return items[0]
