@@ -328,7 +328,7 @@ def scores_part(rules: Rules, solved: dict) -> Part:
 
 
 def are(s: Sentence, count) -> str:
-    """``is one`` / ``are 3`` (``no`` for none): the verb agreeing with a count the sentence states."""
+    """``is one`` / ``are 3``: the verb agreeing with a count the sentence states."""
     if s.holds(count, "==", 1):
         return f"is {s(count, lambda n: 'one')}"
     return f"are {s(count, integer)}"
