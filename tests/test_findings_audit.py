@@ -233,7 +233,7 @@ def shown_matches(fact: dict) -> bool:
             return 0 < abs(float(value)) * (100 if unit in ("percent", "pp") else 1) < 10 ** -decimals
         digits = re.search(r"[−+-]?[\d,]*\.?\d+", shown)
         number = float(digits.group(0).replace("−", "-").replace(",", ""))
-        scale = 100 if unit in ("percent", "pp", "hundredths") else 1
+        scale = 100 if unit in ("percent", "pp", "hundredths") and not shown.endswith(" stakes") else 1
         return abs(number - scale * float(value)) <= 0.5 * 10 ** -(decimals or 0) + 1e-9 * abs(number)
     if unit == "integer":
         return _count_in(shown, value)

@@ -97,3 +97,24 @@ def test_a_round_won_before_the_first_roll_has_no_decision():
     seats = seats_part(WON_AT_START, 3, "sum", 2)
     text = first_seat_part(WON_AT_START, seats).findings["first-seat"].text
     assert text == "The round is won before the first roll: no seat makes a decision."
+
+
+def test_winnings_of_many_stakes_read_in_stakes():
+    """"+300,000.00% of a stake" read as a per cent of something small; from ten stakes up the unit is the stake."""
+    from stb_core.sources.pub_game import stakes
+
+    assert (stakes(3000), stakes(-94.783), stakes(0.0321)) == ("+3,000.00 stakes", "−94.78 stakes",
+                                                                "+3.21% of a stake")
+
+
+def test_where_no_policy_and_no_card_can_lose_the_page_names_no_loser():
+    """Won at the start, every policy and every card plays to the optimum: no "most lost", no recommended card."""
+    from stb_core.sources.findings import Part
+    from stb_core.sources.whole_map import prices_part, recommend_card, searched_cards
+
+    assert prices_part(WON_AT_START).findings["prices-alt"].text.endswith("no policy loses anything: every dot is "
+                                                                          "at nil.")
+    part = Part()
+    cards = searched_cards(part, WON_AT_START, 1, "win")
+    recommend_card(part, cards, "win", 2.5)
+    assert part.findings["recommended-card"].text.startswith("No card can do better or worse here")

@@ -45,7 +45,7 @@ from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
 from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import a_roll, counted, listing, number, percent, play_name, points, relation, winning
+from .words import a_roll, counted, listing, minus, number, percent, play_name, points, relation, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
 
@@ -228,8 +228,14 @@ def the_game(rules: Rules, players: int, scoring: str, shut_pays: float) -> tupl
     return PubGame(rules, players, scoring, bonus), exact
 
 
+STAKES_FROM = 10  # winnings this large read in stakes (``+3,000.00 stakes``), not thousands of per cent of one
+
+
 def stakes(x) -> str:
-    """Winnings in per cent of a stake, signed: ``+3.21% of a stake``."""
+    """Winnings in per cent of a stake, signed: ``+3.21% of a stake``; from :data:`STAKES_FROM` stakes up, in
+    stakes: ``+3,000.00 stakes``."""
+    if abs(float(x)) >= STAKES_FROM:
+        return minus(f"{float(x):+,.2f} stakes")
     return points(2, "% of a stake", signed=True)(x)
 
 

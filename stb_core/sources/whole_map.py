@@ -282,7 +282,10 @@ def prices_part(rules: Rules) -> Part:
     s = Sentence()
     most = [prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)], [("loss_percent", "desc")])
             for o in SCORINGS_OF_SOURCES]
-    if all([s.holds(m, "==", "worst") for m in most]):
+    if s.holds(prices.fact("largest_loss", "loss", "max", losing), "<=", NO_LOSS):
+        s.quiet(*most)
+        tail = "no policy loses anything: every dot is at nil"
+    elif all([s.holds(m, "==", "worst") for m in most]):
         tail = "the worst play loses most in each"
     else:
         tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
@@ -436,9 +439,7 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
     how = (f"the simplest {margin} for {named(card_objective)}" if close else
            f"no card {'plays optimally' if margin_percent == 0 else 'is ' + margin} for {named(card_objective)}, "
            f"so the best of all")
-    nil = s.holds(pick["optimal_value"], "==", 0) and s.holds(cards.fact("most_value", "value", "max", target), "==",
-                                                                0)
-    if nil:  # the optimum and every card nil: nothing to lose
+    if s.holds(cards.fact("largest_loss", "loss", "max", target), "==", 0):  # every card plays to the optimum
         s.quiet(pick["value"], pick["loss_percent"])
         text = (f"No card can do better or worse here: the optimum for {named(card_objective)} is "
                 f"{s(pick['optimal_value'], show)}, and every card's is too; the simplest is “**{s(pick['card'])}**”.")
