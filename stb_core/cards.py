@@ -28,7 +28,7 @@ import pandas as pd
 
 from .analysis import decision_losses
 from .boards import pairs_on
-from .choice import Ranking, choose, dice_plan, move_orders, no_loss, tie_ranks
+from .choice import DICE_RULES, Ranking, choose, dice_plan, move_orders, no_loss, tie_ranks
 from .game import Game, game_of, per_game
 from .objectives import get_objective
 from .policies import Policy, playable_outcomes, table_policy
@@ -176,13 +176,18 @@ def all_cards(max_lines: int = 3, lines=LINES) -> list[Card]:
     return cards
 
 
-def _table_key(sigma: np.ndarray, dice_rule: str, rules: Rules) -> str:
-    """What a card plays, as a hash: its move table, and the dice its dice rule rolls on every board in play (two
-    dice lines that roll alike on this game -- "when you may" and "when 6 or less is left" under a sum-le-6 rule --
-    are one strategy)."""
+def _dice_rolled(rules: Rules) -> dict[str, bytes]:
+    """For each dice rule, the dice it rolls on every board in play (as bytes, for :func:`_table_key`)."""
     game = game_of(rules)
+    return {rule: np.ascontiguousarray(dice_plan(game, rule)[game.playing]).tobytes() for rule in DICE_RULES}
+
+
+def _table_key(sigma: np.ndarray, dice: bytes) -> str:
+    """What a card plays, as a hash: its move table, and the dice its dice rule rolls on every board in play
+    (:func:`_dice_rolled`: two dice lines that roll alike on this game -- "when you may" and "when 6 or less is
+    left" under a sum-le-6 rule -- are one strategy)."""
     digest = hashlib.sha1(np.ascontiguousarray(sigma).tobytes())
-    digest.update(np.ascontiguousarray(dice_plan(game, dice_rule)[game.playing]).tobytes())
+    digest.update(dice)
     return digest.hexdigest()
 
 
@@ -231,7 +236,7 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
     loss, then fewest lines."""
     lines = lines_for(rules) if lines is None else lines
     cards = all_cards(max_lines, lines)
-    tables = CardTables(rules, lines)
+    tables, dice = CardTables(rules, lines), _dice_rolled(rules)
     optimal = {o: float(solve(rules, o).value()) for o in objectives}
     senses = {o: get_objective(o).sense for o in objectives}
     values: dict[str, dict[str, float]] = {}
@@ -239,7 +244,7 @@ def search_cards(rules: Rules, objectives=("win", "remaining-sum"), max_lines: i
     rows = []
     for i, card in enumerate(cards):
         sigma = tables.sigma(card)
-        key = _table_key(sigma, card.dice_rule, rules)
+        key = _table_key(sigma, dice[card.dice_rule])
         if key not in values:
             policy = table_policy(card.name, sigma, card.dice_rule)
             values[key] = {o: float(evaluate(rules, o, policy).value()) for o in objectives}

@@ -18,7 +18,7 @@ from ..choice import same_value
 from ..game import game_of, legal_moves
 from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, of_rules, parameter
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, of_rules, parameter, won_at_start
 from .words import (
     all_dice,
     apart,
@@ -267,7 +267,7 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         pairs = "pairs" if s.holds(count, ">", 1) else "pair"
         text = (f"In **{s(count, integer)}** (state, roll) {pairs} the optimal action "
                 f"does not shut the largest tile that some legal action could shut.")
-    elif s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+    elif won_at_start(s, rules):
         s.quiet(count)
         text = "The game is won before the first roll: no action is ever taken, so there is no exception to find."
     else:
@@ -383,7 +383,7 @@ def advice_part(rules: Rules) -> Part:
         s.quiet(more, optimum)
         compared = (f"{s(left, number(3))} on average, as optimal play does: "
                     + ("the game is won before the first roll, so the advice is never followed"
-                       if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True) else
+                       if won_at_start(s, rules) else
                        "the advice loses nothing here"))
     else:
         compared = (f"{s(left, number(3))} on average against optimal play's {s(optimum, number(3))}, "

@@ -230,6 +230,11 @@ def of_rules(name: str, attribute: str, rules) -> Fact:
     return Fact(name, plain(getattr(rules, attribute)), rules=attribute)
 
 
+def won_at_start(s: Sentence, rules) -> bool:
+    """Whether the game is won before the first roll (:attr:`Rules.won_at_start`), as a condition ``s`` states."""
+    return s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True)
+
+
 @dataclass(frozen=True)
 class Finding:
     """A sentence (or caption, or alt text) and the facts it states. ``kind``: ``finding`` (highlighted, and

@@ -37,7 +37,7 @@ from ..game import game_of, legal_moves
 from ..rules import Rules, analysis_of, refuses
 from ..sweep import solve
 from ..valuation import reachable_boards
-from .findings import Part, Sentence, Table, derived, of_rules, parameter
+from .findings import Part, Sentence, Table, derived, parameter, won_at_start
 from .words import a_roll, agrees, counted, fraction, integer, listing, number, percent
 
 FILL = 999  # the source's filler for unused tile columns
@@ -280,7 +280,7 @@ def part2(rules: Rules, space: Part) -> Part:
     else:
         rule = " (every tile must be shut)"
     lead = ("The game is won before the first roll: every way of playing wins with probability"
-            if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True) else
+            if won_at_start(s, rules) else
             "Optimal play wins with probability")
     part.add(s.finding("part2", f"{lead} **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}{rule}."))
     s = Sentence()

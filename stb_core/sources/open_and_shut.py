@@ -30,7 +30,7 @@ from ..rules import Rules, analysis_of, refuses
 from ..sweep import Solution
 from ..tables import legal_moves_table
 from ..valuation import evaluate
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules, parameter
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, of_rules, parameter, won_at_start
 from .words import a_roll, as_sets, compact, counted, dice_words, integer, listing, number, percent, share, tiles_range
 
 TIE_TOLERANCE = 0.0001  # the source's get_optimal_move: moves within this of the chosen one are listed
@@ -438,7 +438,7 @@ def nothing_lost(rules: Rules, s: Sentence, row: dict) -> str:
     -- only the last is evidence for the hypothesis."""
     where = f"On {tiles_range(rules.tiles)} with {dice_words(rules.dice, rules.sides)}"
     score = s(row["highest_tile"], number(3))
-    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+    if won_at_start(s, rules):
         return (f"{where} the game is won before the first roll: no move is ever chosen, so the hypothesis is never "
                 f"put to the test (every strategy scores {score}).")
     s.quiet(row["optimal"], row["worst"])

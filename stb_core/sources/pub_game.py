@@ -44,8 +44,8 @@ from ..players import (
 from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution
-from .findings import Part, Sentence, Table, derived, of_rules, parameter
-from .words import a_roll, counted, listing, minus, number, percent, play_name, points, relation, winning
+from .findings import Part, Sentence, Table, derived, parameter, won_at_start
+from .words import a_roll, apart, counted, listing, minus, number, percent, play_name, points, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
 
@@ -252,7 +252,7 @@ def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progr
     seats = result.seats.copy()
     short = exact and all(len(str(Fraction(v))) <= 24 for v in seats["expected_payoff"])
     table = seats.assign(**{c: seats[c].astype(float) for c in ("expected_payoff", "p_win", "p_shut")})
-    table["expected_payoff"] = [chance(v) for v in table["expected_payoff"]]  # a float's rounding of 0 is 0
+    table["expected_payoff"] = [nil_if_rounding(v) for v in table["expected_payoff"]]  # a float's rounding of 0 is 0
     table["seat"] = table["seat"].astype(int)
     if short:
         table["exact"] = [str(Fraction(v)) for v in seats["expected_payoff"]]
@@ -293,11 +293,12 @@ def two_games_table(result: PubResult) -> pd.DataFrame:
              "second_wins": lower.p_second_wins},
             {"game": f"for stakes, {winning(result.game.rules).a_won_game} pays {float(result.shut_pays):g}",
              "first_wins": first, "tie": tie, "second_wins": second}]
-    return pd.DataFrame([{k: v if k == "game" else chance(v) for k, v in row.items()} for row in rows])
+    return pd.DataFrame([{k: v if k == "game" else nil_if_rounding(v) for k, v in row.items()} for row in rows])
 
 
-def chance(value) -> float:
-    """A chance as a float: one within a float's rounding of 0 (the difference of two equal chances) is 0."""
+def nil_if_rounding(value) -> float:
+    """A chance or a payoff as a float: one within a float's rounding of 0 (the difference of two equal chances,
+    seats' winnings that cancel) is 0."""
     value = float(value)
     return 0.0 if abs(value) < ZERO_SUM_ROUNDING else value
 
@@ -369,11 +370,7 @@ def players_part(rules: Rules, scoring: str, shut_pays: float, max_players: int,
 def bonus_decimals(bonuses: list[float], least: int = 3, most: int = 8) -> int:
     """The fewest decimals (from ``least``) at which no fair bonus other than 1 prints as 1: a bonus just below the
     pot (0.99982) is "below 1" in the prose and must not read 1.000 in the table."""
-    decimals = least
-    while decimals < most and any(relation(x, 1.0) != "the same" and number(decimals)(x) == number(decimals)(1.0)
-                                  for x in bonuses):
-        decimals += 1
-    return decimals
+    return max((apart(number, least, x, 1.0, most).decimals for x in bonuses), default=least)
 
 
 def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
@@ -471,7 +468,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
                 f"{s(count, counted('(board, roll) pair'))} (on every board, reached or not). The "
                 f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
-    elif s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+    elif won_at_start(s, rules):
         text = "The round is won before the first roll: no seat makes a decision."
     else:
         text = f"The first seat plays exactly as solo play for {SOLO[result.game.scoring]} here."

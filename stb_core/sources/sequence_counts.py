@@ -28,7 +28,7 @@ from ..monte_carlo import simulate
 from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
 from ..valuation import evaluate
-from .findings import Part, Sentence, Table, derived, of_rules
+from .findings import Part, Sentence, Table, derived, of_rules, won_at_start
 from .words import a_roll, counted, dice_words, integer, listing, percent, plural, points, tiles_range, winning
 
 LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
@@ -196,7 +196,7 @@ def partitions_part(rules: Rules) -> Part:
         text += f", and every one of them uses only {tiles_range(rules.tiles)}."
     cleared = boards.fact("one_move_boards", "board_mask", "nunique")
     how, does = ("cleared", "clears") if rules.win_at_most == 0 else ("won", "wins")
-    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+    if won_at_start(s, rules):
         s.quiet(cleared)
         part.add(s.finding("one-move", text + f" Every board of this game is already won (its tiles add up to "
                                               f"{rules.win_at_most} or less), so no roll is ever needed.", kind="text"))

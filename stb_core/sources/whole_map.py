@@ -28,7 +28,7 @@ from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
-from .findings import Part, Sentence, Table, derived, of_rules, parameter
+from .findings import Part, Sentence, Table, derived, parameter, won_at_start
 from .words import (
     all_dice,
     apart,
@@ -391,8 +391,9 @@ def cards_part(rules: Rules, card_lines: int, card_objective: str, margin_percen
 def searched_cards(part: Part, rules: Rules, card_lines: int, card_objective: str, progress=None):
     """Every card of up to ``card_lines`` lines valued for :func:`card_objectives`, and their Pareto front, into
     ``part``: the table of cards (returned) and the sentence counting them."""
-    part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1, lines_for(rules))]})
-    cards = part.table("strategy-cards", search_cards(rules, card_objectives(card_objective), card_lines,
+    lines = lines_for(rules)
+    part.shown["criteria"] = pd.DataFrame({"line": [c.lines[0] for c in all_cards(1, lines)]})
+    cards = part.table("strategy-cards", search_cards(rules, card_objectives(card_objective), card_lines, lines,
                                                       progress=progress))
     front = part.table("card-front", pareto_front(cards.frame[cards.frame["objective"] != "flipped-count"]
                                                   if card_objective != "flipped-count" else cards.frame))
@@ -730,7 +731,7 @@ def openings_part(rules: Rules) -> Part:
                                                      ignore_index=True))
     s = Sentence()
     opening = openings.count("openings")
-    if s.holds(of_rules("won_at_start", "won_at_start", rules), "==", True):
+    if won_at_start(s, rules):
         s.quiet(opening)
         part.add(s.finding("openings", "The game is won before the first roll, so there is no opening move to "
                                        "choose.", kind="text"))
