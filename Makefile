@@ -30,9 +30,10 @@ $(STAMP): requirements.txt pyproject.toml
 	  || { rm -rf $(VENV); echo "make: the install failed (see above); .venv was removed, so the next make starts afresh"; exit 1; }
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 \
 	  && git config filter.notebook-outputs.clean "python3 stb_core/report/clean_notebook.py" || true
+	@$(PY) -m stb_core.precompile
 	@touch $(STAMP)
 
-setup: $(STAMP) ## create .venv (Python 3.11, the pins of requirements.txt, stb_core editable); store notebooks clean
+setup: $(STAMP) ## create .venv (Python 3.11, the pins of requirements.txt, stb_core editable), compile the kernels; store notebooks clean
 
 browser: ## install Debian's chromium + chromedriver when missing (for the browser test)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \

@@ -204,8 +204,8 @@ def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key
     ``masks[first:last]``: the moves whose value (``value_dir`` x ``rank_values`` of the board left; equal by
     :func:`same_value`) and then key (``move_key`` + ``left_key``) are the best; a deterministic ranking keeps the
     tie-break's first (least ``tie_rank``; the first met when ``canonical``). Returns ``(count, child, j)``: how
-    many moves it plays (0: no legal move), the board the first leaves and its place ``j`` in ``masks``; a mixture
-    writes the boards every one of its moves leaves into ``kids``. (Returned, not stored: stores in the loop cost
+    many moves it plays (0: no legal move, and ``j`` -1), the board the first leaves and its place ``j`` in
+    ``masks``; a mixture writes the boards every one of its moves leaves into ``kids``. (Returned, not stored: stores in the loop cost
     several times the choice itself.)"""
     if first == last:
         return 0, s, -1
@@ -248,7 +248,7 @@ def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key
                 continue
         kids[count] = child
         count += 1
-    return count, kids[0], -1
+    return count, kids[0], chosen
 
 
 @njit(cache=True, inline="always")
@@ -271,7 +271,8 @@ def backward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_
              dice, record, sigma):
     """Boards ``first .. last - 1`` in increasing order: ``values[s]``, ``u(s)`` on entry, becomes ``V(s) = step +
     opt_c sum_r p_c(r) Q(s, r)`` by the ranking's move(s) (``table``'s, ``mode`` TABLE); dice ``dice_in[s]`` when
-    ``fixed_dice``, else :func:`dice_value`; ``record``: the move played into ``sigma``."""
+    ``fixed_dice`` (``dice_in[0]`` on every board when it has one entry), else :func:`dice_value`; ``record``: the
+    move played into ``sigma``."""
     width, solving = p_all.size, rank_values is values
     bufs = buffers(max(flat.size, 1), width, tile_values.size)
     kids, best, picked, floor = bufs[6], bufs[8], bufs[9], bufs[10]
@@ -322,7 +323,7 @@ def backward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_
             expected_all += p_all[c] * (q + step)
             expected_one += p_one[c] * (q + step)
         if fixed_dice:
-            values[s] = expected_all if dice_in[s] == dice_all else expected_one
+            values[s] = expected_all if dice_in[s if dice_in.size > 1 else 0] == dice_all else expected_one
         else:
             values[s] = dice_value(s, expected_all, expected_one, plan, direction, dice_all, dice)
 
@@ -334,8 +335,9 @@ def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_s
     """Push the chance ``going[s]`` of being on board ``s`` one roll on, boards ``last - 1`` down to ``first``: to the
     boards the ranking's moves leave (``target``; a mixture shares it among its best moves), or to the board's end
     when it is won (``ended[0]``) or the roll finds no move (``ended[1]``; ``ends[s]`` too, when ``ends`` has a
-    place per board). With ``target`` the same array as ``going`` (descending order: every board complete before it
-    is spread) it follows the game to its end; else one roll."""
+    place per board). Board ``s`` rolls ``dice[s]`` (``dice[0]`` everywhere when it has one entry). With ``target``
+    the same array as ``going`` (descending order: every board complete before it is spread) it follows the game to
+    its end; else one roll."""
     width = p_all.size
     bufs = buffers(max(flat.size, 1), width, tile_values.size)
     kids = bufs[6]
@@ -353,7 +355,7 @@ def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_s
         if mode != TABLE:
             masks, index, starts = list_moves(s, mode, low_mask, pattern_moves, pattern_index, pattern_starts, flat,
                                               needs, cstarts, tile_values, most, lo, width, bufs)
-        chance = p_one if dice[s] != dice_all else p_all
+        chance = p_one if dice[s if dice.size > 1 else 0] != dice_all else p_all
         stuck = 0.0
         for c in range(width):
             share = mass * chance[c]

@@ -82,6 +82,17 @@ class Moves:
                 self.needs, self.cstarts, self.mask_index, self.tile_values, self.most, self.lo)
 
 
+def read_only(array, dtype=None) -> np.ndarray:
+    """``array`` as a kernel reads an input: C-contiguous and read-only, so that every caller's array has one
+    compiled type (numba compiles a kernel once per type of each argument: a second type is a second compile on
+    a user's first run). A view where it can be, a copy where it must (a broadcast array)."""
+    out = np.ascontiguousarray(array, dtype=dtype)
+    if out.flags.writeable:
+        out = out.view()
+        out.flags.writeable = False
+    return out
+
+
 def _low_bits(game: Game) -> int:
     """How many of the lowest tile positions the moves use."""
     used = int(np.bitwise_or.reduce(game.catalogue.flat)) if game.catalogue.flat.size else 0
@@ -123,7 +134,7 @@ def moves_of(game: Game) -> Moves:
     cstarts = np.ascontiguousarray(catalogue.starts)
     p_all, p_one = (np.ascontiguousarray(p[catalogue.lo:]) for p in game.chance_arrays())
     low_bits = _low_bits(game)
-    mask_index = np.full(1, -1, dtype=np.int64)
+    mask_index = np.full(1, -1, dtype=catalogue.index_dtype)
     empty, no_starts = np.zeros(1, dtype=np.int64), np.zeros((1, catalogue.width + 1), dtype=np.int64)
     pattern_moves, pattern_index, pattern_starts = empty, empty.copy(), no_starts
     if not game.layout.blocked and low_bits <= PATTERN_BITS:
@@ -135,18 +146,17 @@ def moves_of(game: Game) -> Moves:
         mask_index[flat] = (np.arange(flat.size) - np.repeat(cstarts[:-1], np.diff(cstarts))).astype(mask_index.dtype)
     else:
         mode = kernels.CATALOGUE
-    return Moves(mode, (1 << low_bits) - 1, pattern_moves, pattern_index, pattern_starts, flat,
-                 np.ascontiguousarray(game.needs_of(flat)), cstarts, mask_index,
-                 np.array(game.tile_values, dtype=np.int64), game.rules.most_per_move, catalogue.lo, p_all, p_one)
+    arrays = (pattern_moves, pattern_index, pattern_starts, flat, game.needs_of(flat), cstarts, mask_index)
+    return Moves(mode, (1 << low_bits) - 1, *map(read_only, arrays), read_only(game.tile_values, np.int64),
+                 game.rules.most_per_move, catalogue.lo, read_only(p_all), read_only(p_one))
 
 
 def ranking_arguments(ranking: Ranking, value_dir: float, rank_values: np.ndarray) -> tuple:
     """A ranking as the kernels read it (empty arrays for the keys it has not)."""
     empty = np.zeros(0, dtype=np.int64)
-    return (float(value_dir), rank_values,
-            empty if ranking.move_key is None else ranking.move_key,
-            empty if ranking.left_key is None else ranking.left_key,
-            empty if ranking.rank is None else ranking.rank, ranking.canonical, ranking.mix)
+    keys = (empty if key is None else key for key in (ranking.move_key, ranking.left_key, ranking.rank))
+    return (float(value_dir), rank_values, *(read_only(key, np.int64) for key in keys), ranking.canonical,
+            ranking.mix)
 
 
 def _in_chunks(states: int, run, progress, descending: bool = False) -> None:
@@ -165,6 +175,12 @@ def sigma_fits(game: Game) -> bool:
     return game.states * catalogue.width * np.dtype(catalogue.index_dtype).itemsize <= limits.SIGMA_BYTES
 
 
+def dice_read(game: Game, dice: np.ndarray) -> np.ndarray:
+    """The dice each board rolls, as the kernels read them: one entry for every board where the rules have no
+    one-die rule (all the dice everywhere: no array of the board space to copy)."""
+    return read_only(dice if game.rules.has_one_die_rule else np.full(1, game.rules.dice), np.int8)
+
+
 def _dummy_table(game: Game) -> np.ndarray:
     return np.full((1, game.catalogue.width), -1, dtype=game.catalogue.index_dtype)
 
@@ -180,21 +196,21 @@ def solve_values(game: Game, objective, ranking: Ranking, progress=None, record:
     one_die = game.rules.has_one_die_rule
     dice = np.empty(game.states if one_die else 1, dtype=np.int8)  # without a one-die rule, all the dice everywhere
     record = record and not ranking.mix and ranking.table is None and sigma_fits(game)
-    if ranking.table is not None:
-        sigma = ranking.table
+    if record:
+        sigma = np.full((game.states, game.catalogue.width), -1, dtype=game.catalogue.index_dtype)
     else:
-        sigma = np.full((game.states, game.catalogue.width), -1, dtype=game.catalogue.index_dtype) if record \
-            else _dummy_table(game)
-    plan = dice_plan(game, ranking.dice_rule) if game.rules.has_one_die_rule else np.zeros(1, dtype=np.int8)
+        sigma = _dummy_table(game)  # written only when recorded
+    plan = read_only(dice_plan(game, ranking.dice_rule) if one_die else np.zeros(1, dtype=np.int8))
     direction = float(ranking.dice_direction * objective.sense)
     mode = kernels.TABLE if ranking.table is not None else moves.mode
+    table = read_only(ranking.table if ranking.table is not None else _dummy_table(game))
     ranked = ranking_arguments(ranking, ranking.values * objective.sense, values)
-
-    recorded = sigma if record else _dummy_table(game)  # a given table is read, never written (it may be read-only)
+    unread = read_only(np.zeros(1, dtype=np.int8))  # the dice are chosen here, not read
 
     def run(first, last):
-        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, sigma, values, 0.0, game.won, plan,
-                         moves.p_all, moves.p_one, game.rules.dice, direction, False, dice, dice, record, recorded)
+        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, table, values, 0.0, read_only(game.won),
+                         plan, moves.p_all, moves.p_one, game.rules.dice, direction, False, unread, dice, record,
+                         sigma)
     _in_chunks(game.states, run, progress)
     if not one_die:
         dice = np.broadcast_to(np.int8(game.rules.dice), (game.states,))
@@ -213,13 +229,15 @@ def values_of_play(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_
     if not values.flags.writeable or not values.flags.c_contiguous:
         values = np.array(values)
     mode = kernels.TABLE if sigma is not None else moves.mode
-    table = sigma if sigma is not None else _dummy_table(game)
-    ranked = ranking_arguments(ranking, ranking.values * sense, np.asarray(rank_values, dtype=float))
-    no_plan, no_dice, unused = np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int8), _dummy_table(game)
+    table = read_only(sigma if sigma is not None else _dummy_table(game))
+    ranked = ranking_arguments(ranking, ranking.values * sense, read_only(rank_values, float))
+    no_plan, no_dice, unused = read_only(np.zeros(1, dtype=np.int8)), np.zeros(1, dtype=np.int8), _dummy_table(game)
+    dice = dice_read(game, dice)
 
     def run(first, last):
-        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, table, values, float(step), game.won,
-                         no_plan, moves.p_all, moves.p_one, game.rules.dice, 1.0, True, dice, no_dice, False, unused)
+        kernels.backward(first, last, mode, *moves.arguments()[1:], *ranked, table, values, float(step),
+                         read_only(game.won), no_plan, moves.p_all, moves.p_one, game.rules.dice, 1.0, True, dice,
+                         no_dice, False, unused)
     _in_chunks(game.states, run, None)
     return values
 
@@ -230,10 +248,10 @@ def propagate(game: Game, ranking: Ranking, sigma: np.ndarray | None, rank_value
     when ``target`` is ``going``, else one roll into ``target``."""
     kernels, moves = _kernels(), moves_of(game)
     mode = kernels.TABLE if sigma is not None else moves.mode
-    table = sigma if sigma is not None else _dummy_table(game)
-    ranked = ranking_arguments(ranking, ranking.values * sense, np.asarray(rank_values, dtype=float))
-    kernels.forward(0, game.states, mode, *moves.arguments()[1:], *ranked, table, going, target, game.won,
-                    moves.p_all, moves.p_one, game.rules.dice, dice, ends, ended)
+    table = read_only(sigma if sigma is not None else _dummy_table(game))
+    ranked = ranking_arguments(ranking, ranking.values * sense, read_only(rank_values, float))
+    kernels.forward(0, game.states, mode, *moves.arguments()[1:], *ranked, table, going, target, read_only(game.won),
+                    moves.p_all, moves.p_one, game.rules.dice, dice_read(game, dice), ends, ended)
 
 
 __all__ = ["available", "moves_of", "propagate", "solve_values", "values_of_play"]

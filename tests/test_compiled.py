@@ -3,6 +3,9 @@ the same dice on every board and the same move in every (board, roll), on random
 Thai style included), for every objective, every policy (mixtures and card policies with fixed dice rules included)
 and every tie-break (random included), by each of the three ways the kernels find a board's moves."""
 
+import os
+import subprocess
+import sys
 from contextlib import contextmanager
 from unittest.mock import patch
 
@@ -209,6 +212,30 @@ def test_boards_past_the_pattern_tiles_play_the_best_move(rules, objective):
     same_solution(solve(rules, objective, path="compiled"), solve(rules, objective, path="numpy"))
 
 
+def test_a_mixture_of_one_best_move_names_its_place():
+    """The kernels' choice returns the place ``j`` of the first move it plays, a mixture's too: one whose best move
+    is alone returned -1, and the sweep then read ``masks[-1]``, past the listed moves (a crash on four dice and 14
+    tiles, where a board's moves are listed depth first)."""
+    kernels = compiled_module._kernels()
+    masks, index = np.array([0b001, 0b010, 0b100]), np.array([0, 1, 2])
+    values = compiled_module.read_only(np.array([0.0, 0, 0, 0.5, 0, 0.9, 0.2, 0]))  # leaving {1, 3} (5) is best
+    no_key = compiled_module.read_only(np.zeros(0, dtype=np.int64))
+    kids = np.zeros(3, dtype=np.int64)
+    for mix in (False, True):
+        count, child, j = kernels.best_moves(0b111, 0, masks, index, 0, 3, 1.0, values, no_key, no_key, no_key, True,
+                                             mix, np.array([0, 3]), np.full(1, -1, dtype=np.int8), kids)
+        assert (count, child, j) == (1, 0b101, 1)
+
+
+@pytest.mark.parametrize("objective", ["win", "remaining-sum"])
+def test_a_mixture_on_moves_listed_depth_first_is_numpy_s(objective):
+    """Random ties (a mixture) where a board's moves are listed depth first: four dice on 14 tiles."""
+    rules = Rules(tiles=14, dice=4)
+    assert compiled_module.moves_of(game_of(rules)).mode == SUBSETS
+    same_solution(solve(rules, objective, tie_break="random", path="compiled"),
+                  solve(rules, objective, tie_break="random", path="numpy"))
+
+
 @pytest.mark.parametrize("which", ["patterns", "subsets", "catalogue"])
 @pytest.mark.parametrize("tie_break", STATIC_TIES)
 def test_every_listing_plays_the_best_move_on_eight_tiles(which, tie_break):
@@ -217,3 +244,34 @@ def test_every_listing_plays_the_best_move_on_eight_tiles(which, tie_break):
         with kernel(which):
             compiled = solve(Rules(tiles=8), objective, tie_break=tie_break, path="compiled")
         same_solution(compiled, solve(Rules(tiles=8), objective, tie_break=tie_break, path="numpy"))
+
+
+PASSES_AFTER_SET_UP = """
+from stb_core import Rules, evaluate, solve, table_policy
+from stb_core.valuation import expected_rolls, final_sum_distribution, policy_values, roll_count_distribution
+games = [Rules(tiles=7, one_die="sum-le-6"), Rules(tiles=6, one_die="high-shut", one_die_forced=True),
+         Rules(tiles=4, layout="double-shutter"), Rules(tiles=6, moves="die-or-sum"), Rules(tiles=14, dice=3),
+         Rules(tiles=9, dice=4, sides=10)]
+for rules in games:
+    for policy in ("optimal", "worst", "most-options", "largest-tile", "random"):
+        for tie_break in ("canonical", "fewest-tiles") + (("random",) if policy != "random" else ()):
+            played = evaluate(rules, "remaining-sum", policy, tie_break=tie_break, path="compiled")
+            expected_rolls(played)
+            final_sum_distribution(solution=played)
+            roll_count_distribution(played)
+            policy_values(played, "win")
+    table = solve(rules, "win", path="compiled").sigma
+    evaluate(rules, "win", table_policy("given", table), path="compiled")
+"""
+
+
+def test_the_set_up_compiles_every_kernel_a_command_uses(tmp_path):
+    """``make setup`` runs ``python -m stb_core.precompile``; after it, every compiled pass on every kind of game
+    (one-die rules, Double Shutter, the Thai style, moves listed depth first, 16-bit move indices, every kind of
+    policy, given move tables) is read from numba's cache: a user's first command compiles nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "stb_core.precompile"], env=env, check=True, capture_output=True)
+    run = subprocess.run([sys.executable, "-c", PASSES_AFTER_SET_UP], env={**env, "NUMBA_DEBUG_CACHE": "1"},
+                         check=True, capture_output=True, text=True)
+    compiled_now = [line for line in run.stdout.splitlines() if "data saved" in line]
+    assert not compiled_now, compiled_now
