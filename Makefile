@@ -56,7 +56,7 @@ lint: $(STAMP) ## ruff on the package, the tests and the notebooks
 	$(VENV)/bin/ruff check stb_core tests benchmarks notebooks
 
 check: $(STAMP) lint ## the quick loop while working (under 2 minutes): lint, engine, CLI, properties, findings audit
-	$(PY) -m pytest -n auto -q -m "not report"
+	STB_QUICK=1 $(PY) -m pytest -n auto -q -m "not report and not slow"
 
 test: $(STAMP) browser tex lint ## every test, as CI runs it: check's, then the report built once, its reruns, Chromium, TeX
 	$(PY) -m pytest -n auto --dist loadfile -q

@@ -205,8 +205,8 @@ def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key
     :func:`same_value`) and then key (``move_key`` + ``left_key``) are the best; a deterministic ranking keeps the
     tie-break's first (least ``tie_rank``; the first met when ``canonical``). Returns ``(count, child, j)``: how
     many moves it plays (0: no legal move, and ``j`` -1), the board the first leaves and its place ``j`` in
-    ``masks``; a mixture writes the boards every one of its moves leaves into ``kids``. (Returned, not stored: stores in the loop cost
-    several times the choice itself.)"""
+    ``masks``; a mixture writes the boards every one of its moves leaves into ``kids``. (Returned, not stored:
+    stores in the loop cost several times the choice itself.)"""
     if first == last:
         return 0, s, -1
     keyed = move_key.size > 0 or left_key.size > 0

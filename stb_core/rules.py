@@ -371,7 +371,10 @@ class Rules:
     def inert(self) -> dict[str, str]:
         """The options set away from their defaults that change nothing under the other options, each with why
         (the degenerate rule sets the module docstring lists): a one-die rule with one die, a forced die never
-        allowed, a cap no move reaches."""
+        allowed, a cap no move reaches, and every rule of play where the game is won before the first roll."""
+        if self.won_at_start:
+            return {name: "the game is won before the first roll" for name in PLAY_OPTIONS
+                    if getattr(self, name) != OPTIONS[name].default}
         found = {}
         if self.dice == 1 and self.one_die != "never":
             found["one_die"] = "one die is rolled on every turn"
@@ -397,7 +400,9 @@ class Rules:
         dice = f"{counts[self.dice]} {self.sides}-sided {'die' if self.dice == 1 else 'dice'}"
         parts = ["tile 1" if self.tiles == 1 else f"tiles 1–{self.tiles}", dice]
         if self.layout == "double-shutter":
-            parts[0] = f"Double Shutter ({parts[0]} in front, a back row behind)"
+            parts[0] = f"Double Shutter ({parts[0]} in front, a back row behind; the sum left counts the front twice)"
+        if self.won_at_start:  # no roll is thrown: the rules of play say nothing of this game
+            return ", ".join([*parts, "won before the first roll"])
         if self.moves == "die-or-sum":
             parts.append("one tile a roll: a die or their sum" if self.dice == 2
                          else "one tile a roll, equal to the die")
@@ -406,9 +411,7 @@ class Rules:
             parts.append(f"one die {'forced' if self.one_die_forced else 'allowed'} {when}")
         if self.moves == "sum" and self.max_per_move is not None and self.max_per_move < self.positions:
             parts.append(f"at most {self.max_per_move} tile{'s' if self.max_per_move > 1 else ''} per roll")
-        if self.win_at_most >= self.total:
-            parts.append("won before the first roll")
-        elif self.win_at_most:
+        if self.win_at_most:
             parts.append(f"won at {self.win_at_most} or less")
         return ", ".join(parts)
 
@@ -416,6 +419,7 @@ class Rules:
 RULE_OPTIONS: tuple[Option, ...] = tuple(replace(f.metadata["option"], name=f.name) for f in fields(Rules))
 OPTIONS: dict[str, Option] = {o.name: o for o in RULE_OPTIONS}
 MOVE_RULES, LAYOUTS = OPTIONS["moves"].choices, OPTIONS["layout"].choices
+PLAY_OPTIONS = ("one_die", "one_die_forced", "max_per_move", "moves")  # how rolls are thrown and read
 
 
 def _double_shutter_front(rules: Rules) -> str | None:

@@ -9,9 +9,10 @@ import os
 import shutil
 import tempfile
 
+from depth import draws
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("project", derandomize=True, deadline=None, max_examples=60,
+settings.register_profile("project", derandomize=True, deadline=None, max_examples=draws(60),
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("project")
 

@@ -46,6 +46,13 @@ def blocker_of(rules: Rules, tile: int) -> int | None:
     return tile - rules.tiles if rules.layout == "double-shutter" and tile > rules.tiles else None
 
 
+def boards_that_can_arise(rules: Rules) -> int:
+    """How many sets of open tiles a game can show: no tile down while the tile it waits for stands."""
+    tiles = positions(rules)
+    return sum(1 for k in range(len(tiles) + 1) for down in itertools.combinations(tiles, k)
+               if all(blocker_of(rules, t) is None or blocker_of(rules, t) in down for t in down))
+
+
 def total(rules: Rules, tiles) -> int:
     return sum(value_of(rules, t) for t in tiles)
 

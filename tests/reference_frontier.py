@@ -43,8 +43,10 @@ def minkowski(a, b, weight: Fraction) -> tuple:
     return upper_right((x[0] + weight * y[0], x[1] + weight * y[1]) for x in a for y in b)
 
 
+@cache
 def reference_frontier(rules: Rules, objectives=("win", "remaining-sum")) -> tuple:
-    """The frontier's corners from the full board, in the objectives' own units, the first objective's best first."""
+    """The frontier's corners from the full board, in the objectives' own units, the first objective's best first
+    (kept: two of a chapter's tables are checked against the same frontier)."""
     senses = [objective_sense(o) for o in objectives]
 
     def finished(board) -> tuple:

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import pytest
+from depth import draws
 
 from stb_core.cli import main
 
@@ -208,7 +209,7 @@ def test_fuzz_every_outcome_is_an_answer_or_one_line(capsys, small_budget):
     flags = st.dictionaries(st.sampled_from(sorted(FUZZ_VALUES)), st.just(None), max_size=5).flatmap(
         lambda chosen: st.fixed_dictionaries({k: st.sampled_from(FUZZ_VALUES[k]) for k in chosen}))
 
-    @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @settings(max_examples=draws(250), deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(st.sampled_from(COMMANDS), flags, st.lists(st.sampled_from(SWITCHES), max_size=2, unique=True))
     def attempt(command, options, switches):
         argv = [command, *(x for k, v in options.items() for x in (k, v)), *switches, "--json"]
@@ -240,7 +241,7 @@ def test_fuzz_library_inputs_raise_input_errors_only():
     odd = st.one_of(st.integers(-3, 40), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=6),
                     st.none(), st.booleans(), st.lists(st.integers(-2, 30), max_size=4))
 
-    @settings(max_examples=300, deadline=None, derandomize=True)
+    @settings(max_examples=draws(300), deadline=None, derandomize=True)
     @given(odd, st.sampled_from(["tiles", "dice", "sides", "win_at_most", "max_per_move", "one_die"]), odd)
     def attempt(board, field, value):
         try:

@@ -11,6 +11,7 @@ from unittest.mock import patch
 
 import numpy as np
 import pytest
+from depth import draws
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from reference import reference_values
@@ -75,7 +76,7 @@ def playable(rules, objective, policy, tie_break) -> bool:
     return not (tie_break == "random" and (policy == "random" or isinstance(policy, Card)))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=draws(200), deadline=None)
 @given(small_rules(max_tiles=9), st.sampled_from(OBJECTIVES), st.sampled_from(EVERY_POLICY + CARDS),
        st.sampled_from(tuple(TIE_BREAKS)), st.sampled_from(["patterns", "subsets", "catalogue"]))
 def test_compiled_sweep_equals_numpy_sweep(rules, objective, policy, tie_break, which):
@@ -87,7 +88,7 @@ def test_compiled_sweep_equals_numpy_sweep(rules, objective, policy, tie_break, 
     same_solution(compiled, numpy_run)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=draws(60), deadline=None)
 @given(small_rules(max_tiles=6, classic=True), st.sampled_from(OBJECTIVES), st.sampled_from(DETERMINISTIC),
        st.sampled_from(STATIC_TIES), st.sampled_from(["patterns", "subsets"]))
 def test_compiled_sweep_equals_exact_reference(rules, objective, policy, tie_break, which):
@@ -180,7 +181,7 @@ def same_passes(compiled, numpy_run, seed: int = 0):
                      "tiles open")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=draws(25), deadline=None)
 @given(small_rules(max_tiles=8), st.sampled_from(("win", "remaining-sum")),
        st.sampled_from(("optimal", "highest-tile", "random")), st.sampled_from(("canonical", "random")))
 def test_compiled_passes_equal_numpy_passes(rules, objective, policy, tie_break):
@@ -265,6 +266,7 @@ for rules in games:
 """
 
 
+@pytest.mark.slow
 def test_the_set_up_compiles_every_kernel_a_command_uses(tmp_path):
     """``make setup`` runs ``python -m stb_core.precompile``; after it, every compiled pass on every kind of game
     (one-die rules, Double Shutter, the Thai style, moves listed depth first, 16-bit move indices, every kind of

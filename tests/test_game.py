@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from depth import draws
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import (
@@ -29,7 +30,7 @@ from stb_core.game import Game, game_of
 from stb_core.tables import legal_moves_table
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=draws(120), deadline=None)
 @given(small_rules(max_tiles=8))
 def test_game_arrays_follow_the_definitions(rules):
     game = Game(rules)
@@ -76,7 +77,7 @@ def test_game_sums_on_larger_boards(tiles):
     np.testing.assert_array_equal(game.counts, sum((boards >> b) & 1 for b in range(tiles)))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=draws(40), deadline=None)
 @given(small_rules(max_tiles=6), st.sampled_from(["win", "remaining-sum", "flipped-count"]))
 def test_the_optimal_flag_is_the_brute_force_best(rules, objective):
     """A move is flagged optimal exactly when the value it leaves (the reference's, exact) is the best any legal
@@ -162,7 +163,7 @@ def reference_rolls(rules, objective, policy, tie_break="canonical"):
     return rolls
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=draws(60), deadline=None)
 @given(small_rules(max_tiles=6), st.sampled_from(["win", "remaining-sum"]),
        st.sampled_from(["optimal", "largest-tile", "most-tiles", "random"]))
 def test_game_length_is_a_distribution_with_the_reference_mean(rules, objective, policy):
@@ -330,6 +331,8 @@ def test_the_rolls_a_player_may_face_are_the_reference_s_outcomes(rules):
     (Rules(tiles=6, max_per_move=6), {"max_per_move"}),
     (Rules(tiles=6, moves="die-or-sum", max_per_move=1), {"max_per_move"}),
     (Rules(tiles=6, one_die="sum-le-6", one_die_forced=True, max_per_move=5), set()),
+    (Rules(tiles=4, one_die="high-shut", max_per_move=2, moves="die-or-sum", win_at_most=10),
+     {"one_die", "max_per_move", "moves"}),  # won before the first roll: no rule of play matters
 ])
 def test_an_option_that_changes_nothing_is_inert_and_the_game_is_the_same(rules, inert):
     """Rules.inert names the options the others make moot; the effective rules (those reset) play the same game: the

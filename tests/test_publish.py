@@ -233,6 +233,7 @@ def rerun(tmp_path: Path, tiles: int, **env) -> subprocess.CompletedProcess:
                            str(tiles)], cwd=ROOT, env=environ, capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.slow
 def test_a_rerun_killed_while_it_publishes_is_finished_and_said_by_the_next_command(tmp_path):
     """The review's R1/R4: the build killed (SIGKILL) in the middle of putting a rerun in place. The next command's
     first lines say it finished that publication, and every item of the run is the new one: its tables, figures,

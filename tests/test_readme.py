@@ -52,7 +52,11 @@ def test_python_examples_print_what_the_readme_shows(python, monkeypatch):
     assert runner.failures == 0 and runner.tries > 0
 
 
-@pytest.mark.parametrize("line", [line for line in shell_lines() if line not in COVERED_ELSEWHERE])
+SLOW_LINES = ("make notebook", "--fair")  # a whole rerun; the fair bonus's search
+
+
+@pytest.mark.parametrize("line", [pytest.param(line, marks=[pytest.mark.slow] * any(s in line for s in SLOW_LINES))
+                                  for line in shell_lines() if line not in COVERED_ELSEWHERE])
 def test_shell_examples_run(line, tmp_path):
     env = {**os.environ, "STB_REPORT_DIR": str(tmp_path / "report")}
     run = subprocess.run(shlex.split(line), cwd=ROOT, capture_output=True, text=True, env=env, timeout=600)
@@ -77,6 +81,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow
 def test_make_lab_starts_and_prints_the_address():
     """As whichever user runs the tests (root in containers and CI): JupyterLab starts and prints its address."""
     port = free_port()

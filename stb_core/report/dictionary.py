@@ -334,6 +334,10 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("solve-times", "tiles"): ("tiles on the board", TILES),
     ("solve-times", "boards"): ("boards solved: 2 to the tiles", COUNT),
     ("source-statements", "boards"): ("boards the statement covers", COUNT),
+    ("one-move-boards", "reached"): ("whether a game from the full board can reach the board (some rolls and legal "
+                                     "moves lead there)", FLAG),
+    ("value-and-contrast", "boards"): ("boards the solve values that can arise in a game (on a Double Shutter, no "
+                                       "back tile down while its front tile stands)", COUNT),
     ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),
     **{("tie-break-spread", name): (f"P(final sum) with the {name} tie-break", P) for name in TIE_BREAKS},
     **{("tie-breaks", f"value_{name}"): (f"the value with the {name} tie-break", BY_OBJECTIVE)

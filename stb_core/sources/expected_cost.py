@@ -18,6 +18,7 @@ from ..choice import same_value
 from ..game import game_of, legal_moves
 from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
+from ..valuation import reachable_boards
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, of_rules, parameter, won_at_start
 from .words import (
     all_dice,
@@ -60,11 +61,13 @@ def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.Data
 
 
 def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
-    """The source's table: (state, roll) pairs a player can face (boards in play, rolls their dice can show) where
-    the optimal action does not shut the largest tile any legal action could shut; with the value after the
-    optimal action and after the best action that does."""
+    """The source's table: (state, roll) pairs of the game (boards in play, rolls their dice can show) where the
+    optimal action does not shut the largest tile any legal action could shut; with the value after the optimal
+    action and after the best action that does, and whether a game from the full board can reach the state (the
+    source lists every state, some of which no game reaches)."""
     solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
     game, rows = solution.game, []
+    reached = set(reachable_boards(rules).tolist())
     states = sorted(game.playing.tolist(), key=lambda b: (len(board_tiles(b)), board_tiles(b)))  # the source's order
     for board in states:
         for roll in game.totals_from(board):
@@ -84,17 +87,24 @@ def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> p
                 "value_after_optimal": float(solution.values[board & ~board_mask(best)]),
                 "largest_tile_action": board_label(board_mask(with_largest)),
                 "value_after_largest_tile_action": float(solution.values[board & ~board_mask(with_largest)]),
+                "reached": board in reached,
             })
     return pd.DataFrame(rows, columns=["state", "dice_total", "valid_actions", "optimal_action", "value_after_optimal",
-                                       "largest_tile_action", "value_after_largest_tile_action"])
+                                       "largest_tile_action", "value_after_largest_tile_action", "reached"])
 
 
 def highest_cost_states(table: pd.DataFrame, n: int = 6) -> pd.DataFrame:
-    """The ``n`` states with the highest expected cost (the source's ``arrange(desc(value)) |> head()``;
-    ties keep the source's state order: by number of tiles, then lexicographically)."""
+    """The ``n`` states with the highest expected cost (the source's ``arrange(desc(value)) |> head()``), and every
+    state as costly as the last of them (the source's ``head`` cuts a tie where it falls); ties keep the source's
+    state order: by number of tiles, then lexicographically."""
     ordered = table.assign(order=[(len(board_tiles(m)), board_tiles(m)) for m in table["board_mask"]])
     ordered = ordered.sort_values("order", kind="stable").sort_values("value", ascending=False, kind="stable")
-    return ordered[["label", "value"]].head(n).reset_index(drop=True)
+    ordered = ordered[["label", "value"]].reset_index(drop=True)
+    if len(ordered) <= n:
+        return ordered
+    last = ordered["value"].iloc[n - 1]
+    tied = [same_value(v, last) for v in ordered["value"].iloc[n:]]
+    return ordered.head(n + (tied.index(False) if False in tied else len(tied)))
 
 
 def cost_trend(table: pd.DataFrame) -> pd.DataFrame:
@@ -266,7 +276,13 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
     if s.holds(count, ">", 0):
         pairs = "pairs" if s.holds(count, ">", 1) else "pair"
         text = (f"In **{s(count, integer)}** (state, roll) {pairs} the optimal action "
-                f"does not shut the largest tile that some legal action could shut.")
+                f"does not shut the largest tile that some legal action could shut")
+        reached = found.count("exceptions_reached", [("reached", "==", True)])
+        if s.holds(reached, "<", count.value):
+            some = s(reached, integer) if s.holds(reached, ">", 0) else "none"
+            text += (f"; {some} of {'them are' if s.holds(count, '>', 1) else 'it is'} on a state a game from "
+                     f"the full board can reach (the source lists every state)")
+        text += "."
     elif won_at_start(s, rules):
         s.quiet(count)
         text = "The game is won before the first roll: no action is ever taken, so there is no exception to find."
@@ -417,8 +433,8 @@ def published_claims(rules: Rules, cost: Solution, values: Part, game: Part, tre
         "choice_1_4_5_8": choices["least expected sum"],
         "value_1_8": value_of(1, 8), "value_4_5": value_of(4, 5),
         "p_win_4_5": float(compare.loc["{4, 5}", "p_win"]), "p_win_1_8": float(compare.loc["{1, 8}", "p_win"]),
-        **{f"top_{i + 1}": v for i, v in enumerate(top["value"])},
-        "top_labels": "; ".join(top["label"]),
+        **{f"top_{i + 1}": v for i, v in enumerate(top["value"].head(6))},
+        "top_labels": "; ".join(top["label"].head(6)),
         "p_win_4_5_hand": Fraction(compare.loc["{4, 5}", "p_win_exact"]),
         "cost_trend": (bool((ranked["rank_correlation"] > 0).all()),
                        f"rank correlation {ranked['rank_correlation'].min():.2f} to "

@@ -44,15 +44,17 @@ EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also giv
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
 def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
-    float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, and which
-    row is this run's rule."""
+    float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, which row is
+    this run's rule, and how many boards the solve values that can arise (every set of open tiles, but on a Double
+    Shutter no back tile down while its front tile stands: 3^N of the 4^N)."""
     exact = rules.positions <= EXACT_UP_TO
     rows = []
     for option in dict.fromkeys((*ONE_DIE_OPTIONS, rules.one_die)):  # the named rules, and this run's
         variant = replace(rules, one_die=option)
-        value = solve(variant, "win", exact=exact).value()
+        solution = solve(variant, "win", exact=exact)
+        value = solution.value()
         rows.append({"one_die": option, "one_die_rule": one_die_short(option), "rules": variant.describe(),
-                     "p_win": float(value),
+                     "boards": int(solution.game.possible.sum()), "p_win": float(value),
                      "p_win_exact": fraction(value) if exact else "", "this_run": option == rules.one_die})
     table = pd.DataFrame(rows)
     table["gain"] = table["p_win"] - table.loc[table["one_die"] == "never", "p_win"].item()
@@ -66,7 +68,9 @@ def value_part(rules: Rules) -> Part:
     s = Sentence()
     value = table.cell("p_win", "p_win", one_die=rules.one_die)
     exact = table.cell("p_win_exact", "p_win_exact", one_die=rules.one_die)
-    boards = s(of_rules("boards", "states", rules), integer)
+    count = table.cell("boards", "boards", one_die=rules.one_die)
+    arise = " that a game can show" if s.holds(count, "<", rules.states) else ""
+    boards = s(count, integer)
     won = winning(rules)
     if s.holds(value, "==", 0):
         head = f"With perfect play {won.never} ({s(value, percent(2))})"
@@ -74,7 +78,7 @@ def value_part(rules: Rules) -> Part:
         head = f"With perfect play {won.subject} is {won.done_word} in **{s(value, percent(2))}** of games{won.at}"
     detail = (f"exactly {s(exact)} ({s(derived_value(value), number(6))})" if s.holds(exact, "!=", "") else
               f"{s(derived_value(value), number(6))}")
-    part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_of(rules)}."))
+    part.add(s.finding("value", f"{head}: {detail}, solving all {boards} boards of {tiles_of(rules)}{arise}."))
 
     s = Sentence()
     if not s.holds(of_rules("has_one_die_rule", "has_one_die_rule", rules), "==", True):

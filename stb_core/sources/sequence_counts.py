@@ -27,7 +27,7 @@ from ..game import game_of, legal_move_masks
 from ..monte_carlo import simulate
 from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
-from ..valuation import evaluate
+from ..valuation import evaluate, reachable_boards
 from .findings import Part, Sentence, Table, derived, of_rules, won_at_start
 from .words import a_roll, counted, dice_words, integer, listing, percent, plural, points, tiles_range, winning
 
@@ -202,6 +202,12 @@ def partitions_part(rules: Rules) -> Part:
                                               f"{rules.win_at_most} or less), so no roll is ever needed.", kind="text"))
         return part
     text += f" {s(cleared, lambda n: counted('board')(n).capitalize())} of this game can be {how} by one roll"
+    arising = boards.fact("one_move_boards_reached", "board_mask", "nunique", [("reached", "==", True)])
+    if s.holds(arising, "<", cleared.value):
+        some = s(arising, integer) if s.holds(arising, ">", 0) else "none"
+        text += f", {some} of which a game from the full board can reach"
+    else:
+        s.quiet(arising)
     differs = one_move_rules(rules)
     if differs:
         text += f" ({differs}: a set that fits is not the same as a board one roll {does})."
@@ -228,17 +234,20 @@ def one_move_rules(rules: Rules) -> str:
 def one_move_boards(rules: Rules) -> pd.DataFrame:
     """Boards of this game one roll can win (``C_1(S) > 0`` in the engine's count), one row per roll that wins it:
     the board, the roll and its weight in the count (the roll's throws, over the dice the player may roll there,
-    times the winning moves it allows; a board's rows add up to its ``C_1``). Under the source's rules each board
+    times the winning moves it allows; a board's rows add up to its ``C_1``), and whether a game from the full
+    board can reach the board. Under the source's rules each board
     has one row: the total that clears it, and that total's dice weight (the source's first column)."""
     game, counts = game_of(rules), winning_sequence_counts(rules)
+    reached = set(reachable_boards(rules).tolist())
     rows = []
     for board in (b for b in range(1, rules.states) if counts[1, b]):
         for roll in game.totals_from(board):
             wins = sum(bool(game.won[board & ~m]) for m in legal_move_masks(rules, board, roll))
             weight = wins * sum(game.weights(d).get(roll, 0) for d in game.dice_choices(board))
             if weight:
-                rows.append({"board": board_label(board), "board_mask": board, "roll": roll, "weight": weight})
-    return pd.DataFrame(rows, columns=["board", "board_mask", "roll", "weight"])
+                rows.append({"board": board_label(board), "board_mask": board, "roll": roll, "weight": weight,
+                             "reached": board in reached})
+    return pd.DataFrame(rows, columns=["board", "board_mask", "roll", "weight", "reached"])
 
 
 def move_comparison(rules: Rules, board: int, roll: int) -> pd.DataFrame:
