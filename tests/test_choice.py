@@ -102,3 +102,18 @@ def test_the_totals_a_board_makes_count_its_playable_outcomes_as_the_moves_do(ru
     assert makeable_totals(game) is not None
     assert (playable_outcomes(game) == over_outcomes(game, lambda legal: legal.any(axis=1))).all()
     assert makeable_totals(game_of(Rules(tiles=6, max_per_move=2))) is None  # a cap: moves are not any set
+
+
+@pytest.mark.parametrize("objective", ["win", "remaining-sum"])
+def test_a_dice_rule_of_one_die_rolls_it_only_where_the_rules_allow(objective):
+    """"Roll one die when you may" on the Riddler's rules (one die once 7 and up are shut): two dice from the full
+    board and wherever a tile of 7 or more stands, against the reference solver playing the same rule."""
+    rules = Rules(tiles=7, one_die="high-shut")
+    lines = ("shut the fewest tiles",)
+    value, _, dice = reference_solver(rules, objective, _by_hand(lines), dice_rule="one")
+    played = evaluate(rules, objective, key_policy("fewest", move=lambda game: -np.array(
+        [len(board_tiles(int(m))) for m in game.catalogue.flat]), dice_rule="one"), exact=True)
+    assert played.value() == value(frozenset(positions(rules)))
+    for mask in (rules.full_board, board_mask([1, 7]), board_mask([1, 6])):
+        assert played.dice[mask] == dice(frozenset(board_tiles(mask)))
+    assert played.dice[rules.full_board] == 2 and played.dice[board_mask([1, 6])] == 1

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference import reference_value
+from reference import forward, reference_play, reference_value, utility
 
 from stb_core import (
     TIE_BREAKS,
@@ -18,6 +18,7 @@ from stb_core import (
     expected_remaining_sum,
     legal_moves,
     parse_tiles,
+    policy_values,
     solve,
     win_probability,
 )
@@ -223,3 +224,45 @@ def test_the_first_move_listed_is_the_move_played(tie_break):
                 listed = solution.move_values(board, roll)
                 assert listed[0][0] == board_tiles(played), (board_tiles(board), roll)
                 assert all(a[1] >= b[1] - 1e-12 for a, b in zip(listed, listed[1:], strict=False))
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=7, win_at_most=6, one_die="high-shut"),
+                                   Rules(tiles=7, win_at_most=10, one_die="sum-le-6")], ids=str)
+@pytest.mark.parametrize("objective", ["remaining-sum", "flipped-count"])
+def test_a_won_board_rolls_no_die_of_its_own(rules, objective):
+    """Where the game is won no die is thrown: the numpy sweep's dice table reads all the dice there, as the compiled
+    sweep's does (under a threshold and a one-die rule a won board's two dice values can differ, and the sweep must
+    not keep the better)."""
+    numpy_run, compiled = solve(rules, objective, path="numpy"), solve(rules, objective, path="compiled")
+    won = numpy_run.game.won
+    assert won.sum() > 0 and (numpy_run.dice[won] == rules.dice).all()
+    np.testing.assert_array_equal(numpy_run.dice, compiled.dice)
+
+
+def test_a_mixture_goes_only_where_it_may_play():
+    """Random ties (a mixture): from every board in play and every roll, the moves it may play each with a chance
+    above 0, the chances adding up to 1, one row per best move -- as the reference's own chances."""
+    rules = Rules(tiles=6)
+    solution = solve(rules, "win", tie_break="random", exact=True)
+    play = reference_play(rules, "win", tie_break="random")
+    game = solution.game
+    for code in game.outcomes:
+        at, child, chance = solution.transitions(game.playing, code)
+        assert all(c > 0 for c in chance)
+        for i, board in enumerate(game.playing.tolist()):
+            mine = {int(child[j]): chance[j] for j in np.flatnonzero(at == i)}
+            open_tiles = frozenset(board_tiles(board))
+            theirs = {board_mask(sorted(open_tiles - set(m))): p for m, p in play.chances(open_tiles, code).items()
+                      if p > 0}
+            assert mine == theirs, (board, code)
+
+
+@pytest.mark.parametrize("policy", ["optimal", "highest-tile"])
+def test_a_play_valued_under_another_objective_counts_the_sum_it_is_left_with(policy):
+    """The sum left by play optimal for the win (and by the highest-tile rule), followed forward by the reference:
+    every game's end, stuck ones included, weighted by its chance."""
+    rules = Rules(tiles=6)
+    _, ends, _ = forward(reference_play(rules, "win", policy))
+    expected = sum(p * utility("remaining-sum", rules, board) for board, p in ends.items())
+    played = evaluate(rules, "win", policy, exact=True)
+    assert policy_values(played, "remaining-sum")[rules.full_board] == expected

@@ -87,6 +87,17 @@ def test_the_float_frontier_is_the_exact_one_within_rounding(case):
         assert list(f.weights) == pytest.approx([float(w) for w in e.weights], rel=1e-9, abs=1e-12)
 
 
+def test_each_edge_s_price_is_what_a_point_of_winning_costs_in_sum():
+    """Along each edge the sum left falls as the chance of winning does: one more unit of chance costs the difference
+    in sum over the difference in chance of the reference's two corners, a positive number (empty at the last)."""
+    rules = Rules(tiles=5)
+    expected = reference_frontier(rules)
+    table = frontier(rules, exact=True).table()
+    prices = [(a[1] - b[1]) / (a[0] - b[0]) for a, b in zip(expected, expected[1:], strict=False)]
+    assert list(table["price"][:-1]) == prices and all(p > 0 for p in prices)
+    assert table["price"].iloc[-1] is None
+
+
 def test_the_classic_frontier_exactly():
     """Tiles 1–9, two dice: the exact frontier's corners are the reference's (about ten seconds each), and the
     README's sentence on it (its corners, the whole trade in winning and in sum) states the reference's numbers."""

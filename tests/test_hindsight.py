@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from stb_core import Rules, board_mask, solve
-from stb_core.hindsight import hindsight
+from stb_core.hindsight import hindsight, hindsight_refusal
 from stb_core.rules import InputError
 
 
@@ -68,6 +68,7 @@ def brute_force(rules: Rules, objective: str):
     (Rules(tiles=4, sides=4), "win"),
     (Rules(tiles=4, max_per_move=1, sides=4), "remaining-sum"),
     (Rules(tiles=4, win_at_most=2), "win"),
+    (Rules(tiles=4, win_at_most=2), "remaining-sum"),  # a line that ends won keeps the sum it leaves
     (Rules(tiles=3, one_die="sum-le-4", sides=4), "win"),
     (Rules(tiles=3, one_die="sum-le-3", one_die_forced=True, sides=4), "win"),
     (Rules(tiles=3, one_die="high-shut", sides=3), "win"),
@@ -118,3 +119,9 @@ def test_the_sum_left_from_a_board_and_exact_floats_agree():
 def test_what_hindsight_does_not_define_is_refused_with_the_reason(rules, objective, message):
     with pytest.raises(InputError, match=message):
         hindsight(rules, objective)
+
+
+def test_hindsight_takes_sixteen_tiles_and_refuses_seventeen():
+    """The limit the command's help and the message state, at its edge (checked before any work)."""
+    assert hindsight_refusal(Rules(tiles=16), "win") is None
+    assert hindsight_refusal(Rules(tiles=17), "win") == "tiles must be at most 16 for hindsight values; got 17"

@@ -2,6 +2,7 @@
 
 import pytest
 
+from stb_core import Rules
 from stb_core.report.lint import lint_csv, lint_page, lint_text
 
 CLEAN = """<html><body><main>
@@ -98,3 +99,13 @@ def test_blank_rows_are_not_duplicates(tmp_path):
     page = page_with(tmp_path, f"<table><caption>Table 4. Ways.</caption><tbody>{blank}<tr><td>a</td><td>1</td></tr>"
                                f"{blank}</tbody></table>")
     assert [p.kind for p in lint_page(page)] == []
+
+
+@pytest.mark.parametrize(("rules", "text", "kinds"), [
+    (Rules(tiles=8, layout="double-shutter"), "Shut tile 8 first.", []),
+    (Rules(tiles=8, layout="double-shutter"), "Shut tile 9 first.", ["tile-name"]),  # the back tile is b1..b8
+    (Rules(tiles=4, layout="double-shutter"), "tiles 4 and b4 stand", []),
+])
+def test_a_tile_the_board_has_not_is_flagged_and_its_highest_is_not(rules, text, kinds):
+    """On a Double Shutter of N the front tiles are 1 to N and the back ones b1 to bN: tile N+1 is no tile."""
+    assert [p.kind for p in lint_text(text, rules=rules)] == kinds

@@ -65,6 +65,13 @@ def test_a_unit_test_s_value_is_judged_by_its_own_delta():
         Printed("0.0097", method="test")
 
 
+def test_a_figure_reproduced_as_printed_stays_reproduced_whatever_the_source_printed_later():
+    """"Corrected by the source" is said only of a first figure that is off: a first figure that holds is reproduced,
+    even beside a later figure of the source's."""
+    assert judge(Printed("9.76", unit="percent", corrected="9.8"), 0.097614).verdict == REPRODUCED
+    assert judge(Printed("24.3448", method="test", delta=0.001, corrected="24.3445"), 24.3445).verdict == REPRODUCED
+
+
 def test_a_figure_the_source_corrected_and_one_that_cannot_be_compared():
     later = Printed("14764.3168", method="test", delta=1e-4, corrected="14762.1738")
     assert judge(later, 14762.173878247431).verdict == CORRECTED
