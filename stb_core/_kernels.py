@@ -8,7 +8,7 @@ boards are won, how the ranking rolls its dice, the moves of each outcome, the c
   ``PATTERNS`` (the legal moves of each pattern of the low tiles, listed once: two dice), ``CATALOGUE`` (every move
   of the outcome tried, blockers checked: any layout or move rule) or ``SUBSETS`` (the sets of open tiles, depth
   first: many dice);
-* :func:`best_moves` is :func:`stb_core.choice.choose` for one board and outcome: the ranking's move, or a
+* :func:`choose` is :func:`stb_core.choice.choose` for one board and outcome: the ranking's move, or a
   mixture's best moves;
 * :func:`backward` solves or evaluates boards in increasing order (``V`` and the move table in one pass, or the
   value of a fixed move table or mixture); :func:`forward` pushes probability from boards to the boards the moves
@@ -129,7 +129,7 @@ def move_index(c, masks, index, j, mask_index, cstarts):
 
 @njit(cache=True, inline="always")
 def first_best(s, masks, first, last, value_dir, rank_values):
-    """:func:`best_moves` for the common ranking -- by value alone, canonical ties, one move -- written out small so
+    """:func:`choose` for the common ranking -- by value alone, canonical ties, one move -- written out small so
     that it compiles to a tight loop: ``(found, child, j)``, the first move ``masks[j]`` in canonical order as good
     as the best."""
     best = -np.inf
@@ -198,8 +198,8 @@ def subsets_first_best(s, value_dir, rank_values, tile_values, most, lo, width, 
 
 
 @njit(cache=True)
-def best_moves(s, c, masks, index, first, last, value_dir, rank_values, move_key, left_key, tie_rank, canonical,
-               mix, cstarts, mask_index, kids):
+def choose(s, c, masks, index, first, last, value_dir, rank_values, move_key, left_key, tie_rank, canonical,
+           mix, cstarts, mask_index, kids):
     """:func:`stb_core.choice.choose` for board ``s`` and outcome column ``c``, over its legal moves
     ``masks[first:last]``: the moves whose value (``value_dir`` x ``rank_values`` of the board left; equal by
     :func:`same_value`) and then key (``move_key`` + ``left_key``) are the best; a deterministic ranking keeps the
@@ -307,9 +307,8 @@ def backward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_
                 if fast:
                     count, child, j, q_best = first_best(s, masks, starts[c], starts[c + 1], value_dir, rank_values)
                 else:
-                    count, child, j = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
-                                                 move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index,
-                                                 kids)
+                    count, child, j = choose(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
+                                             move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index, kids)
                 if count == 1:
                     q = q_best if fast and solving else values[child]  # the extreme itself, as the numpy sweep
                     move = index[j] if mode != SUBSETS else mask_index[masks[j]]
@@ -367,8 +366,8 @@ def forward(first, last, mode, low_mask, pattern_moves, pattern_index, pattern_s
             elif fast:
                 count, child, _, _ = first_best(s, masks, starts[c], starts[c + 1], value_dir, rank_values)
             else:
-                count, child, _ = best_moves(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
-                                             move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index, kids)
+                count, child, _ = choose(s, c, masks, index, starts[c], starts[c + 1], value_dir, rank_values,
+                                         move_key, left_key, tie_rank, canonical, mix, cstarts, mask_index, kids)
             if count == 0:
                 stuck += share
             elif count == 1:

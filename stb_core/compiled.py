@@ -15,7 +15,7 @@ has every value it needs, and the reads stay close to the board being solved. Th
 of the memory.
 
 * :func:`solve_values` -- ``V``, the dice and the move table ``sigma`` in one pass (the ranking's choice, made by
-  :func:`stb_core._kernels.best_moves`, the compiled mirror of :func:`stb_core.choice.choose`);
+  :func:`stb_core._kernels.choose`, the compiled mirror of :func:`stb_core.choice.choose`);
 * :func:`values_of_play` -- the value of a fixed policy (its move table, or a mixture's chances) for any utility and
   step: another objective's value, the expected number of rolls;
 * :func:`propagate` -- the chance of each board pushed forward: to the game's end (final boards) or one roll at a

@@ -69,11 +69,6 @@ class Policy:
         rule for whether a solve has move chances rather than a move table."""
         return self.uniform or tie.mix
 
-    @property
-    def uses_values(self) -> bool:
-        """Whether the ranking reads the values of the boards after the moves (so must be solved, not looked up)."""
-        return self.values != 0
-
     def ranking(self, game: Game, tie: TieBreak) -> Ranking:
         """The policy bound to ``game`` with tie-break ``tie``: its keys computed once (cached per game)."""
         if tie.mix and (self.uniform or self.function is not None or self.table is not None):

@@ -223,7 +223,7 @@ def test_a_mixture_of_one_best_move_names_its_place():
     no_key = compiled_module.read_only(np.zeros(0, dtype=np.int64))
     kids = np.zeros(3, dtype=np.int64)
     for mix in (False, True):
-        count, child, j = kernels.best_moves(0b111, 0, masks, index, 0, 3, 1.0, values, no_key, no_key, no_key, True,
+        count, child, j = kernels.choose(0b111, 0, masks, index, 0, 3, 1.0, values, no_key, no_key, no_key, True,
                                              mix, np.array([0, 3]), np.full(1, -1, dtype=np.int8), kids)
         assert (count, child, j) == (1, 0b101, 1)
 

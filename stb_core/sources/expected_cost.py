@@ -292,47 +292,52 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
     part.add(s.finding("exceptions", text, kind="text"))
     if rules.tiles >= 8 and 9 in rules.roll_weights and {(1, 8), (4, 5)} <= set(
             legal_moves(rules, board_mask([1, 4, 5, 8]), 9)):  # the source's choice: {1, 8} or {4, 5} for a 9
-        win = solve(rules, "win", exact=rules.positions <= EXACT_UP_TO)
-        board = board_mask([1, 4, 5, 8])
-        compare = part.table("one-four-five-eight", pd.DataFrame([
-            {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
-             "p_win": float(win.value(board_mask(b))), "p_win_exact": fraction(win.value(board_mask(b)))}
-            for b in ([1, 8], [4, 5])]))
-        won = winning(rules)
-        picks = {"least expected sum": cost, won.chance.removeprefix("the "): win}
-        part.table("one-four-five-eight-choice", pd.DataFrame(
-            [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9))),
-              "other_move": "as good (a tie)" if same_value(solution.value(board_mask([1, 8])),
-                                                            solution.value(board_mask([4, 5]))) else "worse"}
-             for objective, solution in picks.items()]))
-        s = Sentence()
-        p45 = compare.cell("p_win_4_5", "p_win", board="{4, 5}")
-        p18 = compare.cell("p_win_1_8", "p_win", board="{1, 8}")
-        c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost", board="{1, 8}")
-        more_often = s.quiet(derived("won_more_often", "relation", p45, p18)).value
-        costs_more = s.quiet(derived("costs_more", "relation", c45, c18)).value
-        often = {"more": "more often", "less": "less often", "the same": "exactly as often"}[more_often]
-        higher = {"more": "higher", "less": "lower", "the same": "the same"}[costs_more]
-        chance, sums = apart(percent, 2, p45.value, p18.value), apart(number, 3, c45.value, c18.value)
-        text = (f"From {board_label(board)} a 9 can leave {{1, 8}} (shutting {{4, 5}}) or {{4, 5}} (shutting "
-                f"{{1, 8}}). From {{4, 5}} {won.done} {often} ({s(p45, chance)} against {s(p18, chance)} from "
-                f"{{1, 8}}) and the expected cost is {higher} ({s(c45, sums)} against {s(c18, sums)}): ")
-        by_cost = {"more": "{4, 5}", "less": "{1, 8}", "the same": None}[costs_more]  # what minimising cost shuts
-        by_win = {"more": "{1, 8}", "less": "{4, 5}", "the same": None}[more_often]   # what the win shuts
-        if by_cost is None or by_win is None:
-            indifferent = ["minimising the expected cost"] * (by_cost is None) + [f"playing to {won.do}"] * (
-                by_win is None)
-            text += f"{' and '.join(indifferent)} {'is' if len(indifferent) == 1 else 'are'} indifferent between them"
-            text += "." if by_cost is None and by_win is None else (
-                f", and {'minimising the expected cost' if by_cost else f'playing to {won.do}'} shuts "
-                f"{by_cost or by_win}; the two objectives do not disagree here.")
-        elif by_cost == by_win:
-            text += f"both objectives shut {by_cost}; they agree here."
-        else:
-            text += (f"minimising the expected cost shuts {by_cost} and playing to {won.do} shuts {by_win} — the two "
-                     f"objectives disagree, as the source explains.")
-        part.add(s.finding("one-four-five-eight", text, kind="text"))
+        add_one_four_five_eight(part, rules, cost)
     return part
+
+
+def add_one_four_five_eight(part: Part, rules: Rules, cost: Solution) -> None:
+    """The source's {1, 4, 5, 8} with a 9: what each objective shuts, and whether the two disagree."""
+    win = solve(rules, "win", exact=rules.positions <= EXACT_UP_TO)
+    board = board_mask([1, 4, 5, 8])
+    compare = part.table("one-four-five-eight", pd.DataFrame([
+        {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
+         "p_win": float(win.value(board_mask(b))), "p_win_exact": fraction(win.value(board_mask(b)))}
+        for b in ([1, 8], [4, 5])]))
+    won = winning(rules)
+    picks = {"least expected sum": cost, won.chance.removeprefix("the "): win}
+    part.table("one-four-five-eight-choice", pd.DataFrame(
+        [{"objective": objective, "shuts": board_label(board_mask(source_optimal_action(solution, board, 9))),
+          "other_move": "as good (a tie)" if same_value(solution.value(board_mask([1, 8])),
+                                                        solution.value(board_mask([4, 5]))) else "worse"}
+         for objective, solution in picks.items()]))
+    s = Sentence()
+    p45 = compare.cell("p_win_4_5", "p_win", board="{4, 5}")
+    p18 = compare.cell("p_win_1_8", "p_win", board="{1, 8}")
+    c45, c18 = compare.cell("cost_4_5", "cost", board="{4, 5}"), compare.cell("cost_1_8", "cost", board="{1, 8}")
+    more_often = s.quiet(derived("won_more_often", "relation", p45, p18)).value
+    costs_more = s.quiet(derived("costs_more", "relation", c45, c18)).value
+    often = {"more": "more often", "less": "less often", "the same": "exactly as often"}[more_often]
+    higher = {"more": "higher", "less": "lower", "the same": "the same"}[costs_more]
+    chance, sums = apart(percent, 2, p45.value, p18.value), apart(number, 3, c45.value, c18.value)
+    text = (f"From {board_label(board)} a 9 can leave {{1, 8}} (shutting {{4, 5}}) or {{4, 5}} (shutting "
+            f"{{1, 8}}). From {{4, 5}} {won.done} {often} ({s(p45, chance)} against {s(p18, chance)} from "
+            f"{{1, 8}}) and the expected cost is {higher} ({s(c45, sums)} against {s(c18, sums)}): ")
+    by_cost = {"more": "{4, 5}", "less": "{1, 8}", "the same": None}[costs_more]  # what minimising cost shuts
+    by_win = {"more": "{1, 8}", "less": "{4, 5}", "the same": None}[more_often]   # what the win shuts
+    if by_cost is None or by_win is None:
+        indifferent = ["minimising the expected cost"] * (by_cost is None) + [f"playing to {won.do}"] * (
+            by_win is None)
+        text += f"{' and '.join(indifferent)} {'is' if len(indifferent) == 1 else 'are'} indifferent between them"
+        text += "." if by_cost is None and by_win is None else (
+            f", and {'minimising the expected cost' if by_cost else f'playing to {won.do}'} shuts "
+            f"{by_cost or by_win}; the two objectives do not disagree here.")
+    elif by_cost == by_win:
+        text += f"both objectives shut {by_cost}; they agree here."
+    else:
+        text += (f"minimising the expected cost shuts {by_cost} and playing to {won.do} shuts {by_win} — the two "
+                 f"objectives disagree, as the source explains.")
+    part.add(s.finding("one-four-five-eight", text, kind="text"))
 
 
 def source_game_from_4_5(rules: Rules) -> bool:

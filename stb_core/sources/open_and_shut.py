@@ -235,16 +235,6 @@ def exceptions_by_scoring(move_tables: dict[str, pd.DataFrame], scores: pd.DataF
     } for scoring, table in move_tables.items()])
 
 
-def exception_shapes(genuine: pd.DataFrame) -> dict:
-    """How the highest-tile pick differs from the optimal move over the genuine exceptions: ``same_size`` (as
-    many tiles, but not the highest ones), ``more_tiles`` (the optimum shuts more tiles), with one example."""
-    pick = genuine["Highest Tile Pick"].astype(str).str.count(",") + 1
-    best = genuine["Max Move"].astype(str).str.split("], [", regex=False).str[0].str.count(",") + 1
-    same = genuine[pick == best]
-    return {"same_size": len(same), "more_tiles": int((best > pick).sum()), "fewer_tiles": int((best < pick).sum()),
-            "example": (same["Max Move"].iloc[0], same["Highest Tile Pick"].iloc[0]) if len(same) else None}
-
-
 # -- the chapter's parts: tables and findings, in page order -----------------------------------------------------
 def example_board(rules: Rules) -> int:
     """The source's worked board, {1, 2} (the full board when the game has fewer tiles)."""

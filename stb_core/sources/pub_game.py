@@ -88,11 +88,6 @@ class TwoPlayerResult:
     first: Solution               # the first player's optimal solution
     first_distribution: dict      # the first player's final-sum distribution
 
-    @property
-    def second_advantage(self):
-        """How much going second is worth: P(second wins) - P(first wins)."""
-        return self.p_second_wins - self.p_first_wins
-
 
 def two_player_game(rules: Rules, goal: str = "beat", exact: bool = False) -> TwoPlayerResult:
     """Solve the two-player game described in the module docstring."""

@@ -440,9 +440,6 @@ def rule_decisions_finding(losses, errors, rule, best):
     return None
 
 
-ERRORS_SHOWN = 12  # the costliest errors shown on the page (every one is in the CSV file)
-
-
 def plural_words(count: int) -> str:
     """``twelve``, ``6``: small counts in words for the start of a phrase."""
     from .words import NUMBER_WORDS

@@ -254,7 +254,7 @@ def policy_prices(rules: Rules, policies: dict, objectives=SCORINGS_OF_SOURCES) 
 
 
 def prices_part(rules: Rules) -> Part:
-    """Each policy valued exactly under each objective, and chapter 1's 10-tile game."""
+    """Each policy valued exactly under each objective (:func:`add_source_000_gap`: and chapter 1's 10-tile game)."""
     part = Part()
     policies = price_policies()
     prices = part.table("policy-prices", policy_prices(rules, policies))
@@ -293,6 +293,13 @@ def prices_part(rules: Rules) -> Part:
     panels = plural(len(SCORINGS_OF_SOURCES), "dot-plot panel", words=True).capitalize()
     part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
                                      f"{tail}.", kind="alt"))
+    add_source_000_gap(part, rules)
+    return part
+
+
+def add_source_000_gap(part: Part, rules: Rules) -> None:
+    """Chapter 1's 10-tile game on this run's dice: its most-winning-sequences rule against optimal play and the
+    highest-tile rule, each's share of the optimum lost."""
     ten = source_rules(rules, 10)
     gap = part.table("source-000-gap", policy_prices(ten, {"optimal": "optimal", "sequence-count": "sequence-count",
                                                             "highest-tile": "highest-tile", "random": "random"},
@@ -315,7 +322,6 @@ def prices_part(rules: Rules) -> Part:
                 f"play {s(rule['optimal_value'], percent(2))}: the rule gives up {s(rule['loss_percent'], shown)} of "
                 f"the optimum, {words} the simple highest-tile rule ({s(simple, shown)}).")
     part.add(s.finding("source-000", text, kind="text"))
-    return part
 
 
 # -- section 3: where mistakes cost ----------------------------------------------------------------------------------
