@@ -56,10 +56,9 @@ class Game:
         self.rules = rules
         self.layout = layout_of(rules)
         self.tile_values = self.layout.values  # the value of the tile at bit t - 1
-        self.positions = len(self.tile_values)  # bits of a board: the tiles of every row
-        self.states = 1 << self.positions
-        self.full_board = self.states - 1
-        self.total = sum(self.tile_values)
+        # the board's size, as the rules state it (their closed forms agree with the layout: a test holds them)
+        self.positions, self.states, self.full_board, self.total = (rules.positions, rules.states, rules.full_board,
+                                                                    rules.total)
         self.plain = not self.layout.blocked and self.rolls_are_totals  # moves are any open tiles adding up
         self.memo: dict = {}  # what per_game functions computed for this game, freed with it
 

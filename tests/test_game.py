@@ -36,6 +36,8 @@ def test_game_arrays_follow_the_definitions(rules):
     game = Game(rules)
     assert game.states == 2 ** len(positions(rules)) and game.full_board == game.states - 1
     assert game.tile_values == tuple(value_of(rules, t) for t in positions(rules))
+    assert game.positions == len(game.tile_values) and game.total == sum(game.tile_values) == total(rules, positions(
+        rules))  # the rules' closed forms, which the game reads, agree with its layout
     for mask in range(game.states):
         tiles = frozenset(board_tiles(mask))
         assert game.sums[mask] == total(rules, tiles) == game.open_sum(mask)

@@ -12,6 +12,7 @@ import csv
 from dataclasses import dataclass
 from functools import cache
 
+from ..sources.findings import RULE_OF_THUMB_PERCENT
 from .paths import PUBLISHED_DIR
 
 
@@ -112,7 +113,7 @@ GLOSSARY = (  # the words the chapters use, each in one sense (report/glossary.h
     ("highest-tile rule", "Shut the fewest tiles, and of those the highest: the hypothesis of chapter 3 and the advice "
                           "of chapter 5."),
     ("rule of thumb", "Advice a person can follow at the table. The report judges one as holding when following it "
-                      "keeps within 2.5% of the best possible result."),
+                      f"keeps within {RULE_OF_THUMB_PERCENT:g}% of the best possible result."),
     ("strategy card", "A rule of thumb written as a few ordered lines (chapter 6), valued exactly as a policy."),
     ("one-die rule", "When the player may throw a single die instead of all the dice: once every tile from 7 up is "
                      "shut, or once the open tiles total 6 or less (or 5 or less: \u201cless than 6\u201d)."),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from ..objectives import OBJECTIVES
 from ..players import SHUT_PAYS_RANGE
 from ..rules import OPTIONS, RULE_OPTIONS, Coverage, Option
+from ..sources.findings import RULE_OF_THUMB_PERCENT
 
 CELL_WIDTH = 116  # a parameters cell's lines, within the linter's 120
 
@@ -338,7 +339,7 @@ DOMAINS: dict[str, Domain] = {
         Parameter("max_tiles", int, "the more-tiles section solves boards of 1 to this many tiles", 1, 24, quick=14,
                   audit=8, default=16),
         Parameter("margin_percent", float, "the recommended strategy card is the simplest within this % of the "
-                  "optimum", 0.0, 100.0, default=2.5),
+                  "optimum", 0.0, 100.0, default=RULE_OF_THUMB_PERCENT),
         Parameter("card_lines", int, "the longest strategy card searched", 1, 3, quick=2, audit=2, default=3),
         Parameter("card_objective", str, "what the strategy card is chosen for", choices=OBJECTIVES[:3],
                   default="win"),

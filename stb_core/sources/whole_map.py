@@ -28,7 +28,7 @@ from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution
-from .findings import Part, Sentence, Table, derived, parameter, won_at_start
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, parameter, won_at_start
 from .words import (
     all_dice,
     apart,
@@ -1016,7 +1016,7 @@ def headline(rules: Rules, variants: Part, cards: Part) -> dict:
 
 @analysis_of(variants_part, prices_part, mistakes_part, cards_part, disagreements_part, endings_part, ties_part,
              openings_part, more_tiles_part, frontier_part)
-def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
+def pipeline(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = RULE_OF_THUMB_PERCENT,
              card_lines: int = 3, card_objective: str = "win") -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
     return [variants_part(rules, compare_tiles), prices_part(rules), mistakes_part(rules),
@@ -1030,7 +1030,7 @@ __all__ = ["VARIANTS", "allowed_or_forced", "dice_advice", "disagreement_summary
            "tie_break_distributions", "tie_break_table", "variant_rules", "variants_table"]
 
 
-def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = 2.5,
+def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_percent: float = RULE_OF_THUMB_PERCENT,
              card_lines: int = 3, card_objective: str = "win"):
     """What the chapter will take: the solves of every section, summed (the largest board sets the memory)."""
     from ..cost import ENGINE_BYTES, Estimate, games_played, solve_cost, solve_estimate
