@@ -24,6 +24,7 @@ level-by-level numpy passes here.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -98,19 +99,29 @@ def policy_values(solution: Solution, objective: str | Objective | None = None, 
         playing = boards[~game.won[boards]]
         if playing.size:
             total = np.full(playing.size, step, dtype=values.dtype)
-            for rows, _, p, at, child, chance in _steps(solution, playing):
-                went = np.zeros(rows.size, dtype=bool)
-                went[at] = True
-                total[rows[~went]] += p * values[playing[rows[~went]]]  # u(S): the roll finds no move
-                np.add.at(total, rows[at], (p * chance) * values[child])
+            for roll in _steps(solution, playing):
+                total[roll.stuck] += roll.p * values[playing[roll.stuck]]  # u(S): the roll finds no move
+                np.add.at(total, roll.moved, roll.chance * values[roll.child])
             values[playing] = total
     return values
 
 
+@dataclass(frozen=True)
+class Step:
+    """One outcome of the dice from a set of boards, as every numpy pass reads it: ``p`` the outcome's chance,
+    ``stuck`` the places (in the boards) of those on which it finds no move, and for each (board, move) the policy
+    plays, ``moved`` the board's place, ``child`` the board the move leaves and ``chance`` its chance (``p`` times
+    the move's)."""
+
+    p: object
+    stuck: np.ndarray
+    moved: np.ndarray
+    child: np.ndarray
+    chance: np.ndarray
+
+
 def _steps(solution: Solution, boards: np.ndarray):
-    """For the boards (not won): for each number of dice rolled there and each outcome, ``(rows, code, p, at, child,
-    chance)``: ``rows`` the places (in ``boards``) of the boards rolling those dice, ``p`` the outcome's chance, and
-    the policy's transitions from them (``at`` indexing ``rows``)."""
+    """The :class:`Step` of every outcome, for each number of dice rolled, from the boards (not won) that roll them."""
     game, exact = solution.game, solution.exact
     for dice in game.dice_counts:
         rows = np.flatnonzero(solution.dice[boards] == dice)
@@ -118,7 +129,9 @@ def _steps(solution: Solution, boards: np.ndarray):
             continue
         for code, p in game.chances(dice, exact).items():
             at, child, chance = solution.transitions(boards[rows], code)
-            yield rows, code, p, at, child, chance
+            went = np.zeros(rows.size, dtype=bool)
+            went[at] = True
+            yield Step(p, rows[~went], rows[at], child, p * chance)
 
 
 def expected_rolls(solution: Solution, board: int | None = None):
@@ -165,12 +178,9 @@ def _push_to_the_end(solution: Solution, board: int | None) -> tuple[np.ndarray,
         done = game.won[boards]
         ends[boards[done]] += reach[boards[done]]
         boards = boards[~done]
-        for rows, _, p, at, child, chance in _steps(solution, boards):
-            share = reach[boards[rows]] * p
-            went = np.zeros(rows.size, dtype=bool)
-            went[at] = True
-            np.add.at(ends, boards[rows[~went]], share[~went])
-            np.add.at(reach, child, share[at] * chance)
+        for roll in _steps(solution, boards):
+            np.add.at(ends, boards[roll.stuck], reach[boards[roll.stuck]] * roll.p)
+            np.add.at(reach, roll.child, reach[boards[roll.moved]] * roll.chance)
     return reach, ends
 
 
@@ -262,11 +272,9 @@ def _step_numpy(solution: Solution, going: np.ndarray, following: np.ndarray, en
         ends[boards[won]] += going[boards[won]]
     boards = boards[~won]
     stuck = np.full(boards.size, zero, dtype=going.dtype)  # each board's chance that its roll finds no move
-    for rows, _, p, at, child, chance in _steps(solution, boards):
-        went = np.zeros(rows.size, dtype=bool)
-        went[at] = True
-        stuck[rows[~went]] += p
-        np.add.at(following, child, going[boards[rows[at]]] * (p * chance))
+    for roll in _steps(solution, boards):
+        stuck[roll.stuck] += roll.p
+        np.add.at(following, roll.child, going[boards[roll.moved]] * roll.chance)
     if ends.size > 1:
         ends[boards] += going[boards] * stuck
     return won_now, (going[boards] * stuck).sum() if boards.size else zero
@@ -296,13 +304,11 @@ def roll_counts(solution: Solution) -> np.ndarray:
         level = np.full((playing.size, longest), zero, dtype=counts.dtype)
         stuck = np.full(playing.size, zero, dtype=counts.dtype)
         moved_rows, children, chances = [], [], []
-        for rows, _, p, at, child, chance in _steps(solution, playing):
-            went = np.zeros(rows.size, dtype=bool)
-            went[at] = True
-            stuck[rows[~went]] += p
-            moved_rows.append(rows[at])
-            children.append(child)
-            chances.append(p * chance)
+        for roll in _steps(solution, playing):
+            stuck[roll.stuck] += roll.p
+            moved_rows.append(roll.moved)
+            children.append(roll.child)
+            chances.append(roll.chance)
         level[:, 1] += stuck
         if moved_rows:
             np.add.at(level[:, 1:], np.concatenate(moved_rows),
