@@ -88,6 +88,17 @@ def test_one_value_written_several_ways_makes_one_run():
     assert names == {"03-open-and-shut--tolerance=0.0"}, names
 
 
+def test_a_switch_written_in_lower_case_is_the_same_run():
+    """``-p one_die_forced true`` (as a shell user writes it) is ``True``: one value, one run name."""
+    from stb_core.report.parameters import domain, parse_value
+
+    defaults = notebook_defaults("04-game-space")
+    names = {run_name("04-game-space", domain("04-game-space").check({**defaults, "one_die_forced": parse_value(t)}),
+                      defaults) for t in ("true", "True")}
+    assert names == {"04-game-space--one_die_forced=True"}, names
+    assert parse_value("false") is False
+
+
 def test_papermill_direct_injection_of_an_unknown_name_fails_in_the_notebook(tmp_path):
     stem = STEMS[0]
     out = tmp_path / "out.ipynb"

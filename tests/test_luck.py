@@ -184,6 +184,17 @@ def test_the_games_checks_hold_for_a_game_almost_never_won():
     assert not [r for r in checks.results if r.mark == FAIL]
 
 
+def test_every_game_s_luck_and_loss_add_up_to_its_outcome_and_a_gap_is_caught():
+    """start + luck - loss = outcome for every game of every way of playing, within rounding; a gap of a millionth
+    (a dropped term) is not rounding."""
+    from stb_core.sources.luck_and_skill import games_table, identity_checks
+
+    _, summary = games_table(Rules(tiles=6), "remaining-sum", 300, 4)
+    assert [holds for _, _, holds in identity_checks(summary)] == [True] * len(summary)
+    broken = summary.assign(identity_error=summary["identity_error"] + 1e-6)
+    assert not any(holds for _, _, holds in identity_checks(broken))
+
+
 def test_a_far_simulation_is_still_an_engine_error():
     """The fallback does not blind the check: a mean luck far past Hoeffding's one-in-a-billion distance fails."""
     import pandas as pd

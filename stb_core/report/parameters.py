@@ -395,10 +395,11 @@ def parameters_cell(stem: str) -> str:
 
 
 def parse_value(text: str):
-    """A ``-p`` value as papermill reads it from the command line: ``True``/``False``/``None``, an int, a
-    float, else the text itself."""
-    if text in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[text]
+    """A ``-p`` value as papermill reads it from the command line: ``True``/``False``/``None`` (``true`` and
+    ``false`` too, as a shell user writes them), an int, a float, else the text itself."""
+    words = {"True": True, "False": False, "None": None, "true": True, "false": False}
+    if text in words:
+        return words[text]
     if re.fullmatch(r"[+-]?[0-9]+", text):  # ASCII digits only: "1_0" and other scripts' digits stay text
         return int(text)
     if re.fullmatch(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?", text):

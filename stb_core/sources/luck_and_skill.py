@@ -309,6 +309,16 @@ def hoeffding(spread: float, games: int, alpha: float) -> float:
     return spread * math.sqrt(math.log(2 / alpha) / (2 * games))
 
 
+IDENTITY_GAP = 1e-9  # a game's start + luck - loss may miss its outcome by this much: float rounding, no more
+
+
+def identity_checks(summary: pd.DataFrame) -> list[tuple[str, str, bool]]:
+    """For each way of playing, the identity ``start + sense (luck - loss) = outcome`` in every one of its games:
+    ``(claim, the largest gap, whether it holds within IDENTITY_GAP)``."""
+    return [(f"{row.play_name}: start + luck − loss = outcome in every game", f"largest gap {row.identity_error:.0e}",
+             bool(row.identity_error < IDENTITY_GAP)) for row in summary.itertuples()]
+
+
 def game_checks(summary: pd.DataFrame, rules: Rules, objective: str) -> list[dict]:
     """Each way of playing's games against the exact values: the mean luck of a game against zero, the mean loss
     against the exact expected loss. Each check has a 95% interval -- normal, from the games' spread; Hoeffding's,

@@ -343,10 +343,16 @@ def loss_summary(rules: Rules, policies: dict, objective="win") -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def costliest(losses: pd.DataFrame) -> pd.DataFrame:
+    """The decisions that cost anything (a loss above rounding, ``NO_LOSS``), the costliest per game first."""
+    return losses[losses["loss"] > NO_LOSS].sort_values("weighted_loss", ascending=False, kind="stable")
+
+
 def mistakes_part(rules: Rules) -> Part:
     """The highest-tile rule's whole loss split over its decisions, and the same for each rule of thumb."""
     part = Part()
     losses = part.table("decision-losses", decision_losses(rules, "win", "highest-tile"))
+    part.shown["costliest-decisions"] = costliest(losses.frame)
     s = Sentence()
     faced = losses.count("faced")
     if s.holds(faced, ">", 0):
@@ -648,6 +654,7 @@ def ties_part(rules: Rules) -> Part:
     part = Part()
     ties = part.table("tie-breaks", tie_break_table(rules))
     spread = part.table("tie-break-spread", tie_break_distributions(rules, "win"))
+    part.shown["tie-break-differences"] = spread.frame[spread.frame["spread"] > 0]  # the sums a tie-break moves
     s = Sentence()
     tied = ties.cell("tied_pairs", "tied_pairs", objective="win")
     largest = spread.fact("largest_spread", "spread", "max")
