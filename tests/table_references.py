@@ -143,8 +143,14 @@ def distinct_sets(total_: int):
             if sum(s) == total_]
 
 
+def totals_shown(rules) -> list[int]:
+    """Every total the dice can show: all of them, and one die where a rule lets it be rolled."""
+    rolled = {rules.dice} | ({1} if rules.one_die != "never" else set())
+    return sorted({t for d in rolled for t in outcomes(rules, d)})
+
+
 def partitions(tables, values, rules):
-    totals = sorted(outcomes(rules, rules.dice))
+    totals = totals_shown(rules)
     expected = [{"roll": t, "sets": len(distinct_sets(t)), "on_board": sum(max(s) <= rules.tiles
                                                                           for s in distinct_sets(t))}
                 for t in totals if t <= 24]
@@ -154,7 +160,7 @@ def partitions(tables, values, rules):
 
 def partition_sets(tables, values, rules):
     expected = [{"roll": t, "tiles": "{" + ", ".join(map(str, s)) + "}", "on_board": max(s) <= rules.tiles}
-                for t in sorted(outcomes(rules, rules.dice)) for s in distinct_sets(t)]
+                for t in totals_shown(rules) for s in distinct_sets(t)]
     rows_equal(tables["partition-sets"], expected, ("roll", "tiles"), "partition-sets")
 
 

@@ -54,6 +54,7 @@ from table_references import TABLE_CHECKS, check_tables
 
 from stb_core import Rules
 from stb_core.report.catalogue import CHAPTERS
+from stb_core.report.dictionary import describe
 from stb_core.report.exports import save_table
 from stb_core.report.lint import lint_text
 from stb_core.report.page import notebook_defaults, rules_of
@@ -101,9 +102,11 @@ def pipeline(stem: str, values: dict):
 
 
 def exported(whole, run: str) -> dict[str, pd.DataFrame]:
-    """Every table of the run written as the page writes it, and read back as a reader would."""
+    """Every table of the run written as the page writes it (every column with the meaning its data package gives
+    it: the build stops on one without), and read back as a reader would."""
     tables = {}
     for name, frame in whole.tables.items():
+        describe(name, frame)
         path = save_table(frame, run, name)
         tables[name] = pd.read_csv(path)
     return tables
@@ -373,10 +376,10 @@ def counts_by_length_are_the_reference(record, tables, values, rules):
 
 
 def one_move_sets_by_brute_force(record, tables, values, rules):
-    """The sets of distinct numbers adding up to each total, counted by trying every set of 1..total."""
-    import itertools
-
-    totals = sorted(dice_totals(rules.dice, rules.sides))
+    """The sets of distinct numbers adding up to each total the dice can show (one die's too, where a rule lets it be
+    rolled), counted by trying every set of 1..total."""
+    rolled = {rules.dice} | ({1} if rules.one_die != "never" else set())
+    totals = sorted({t for d in rolled for t in dice_totals(d, rules.sides)})
     if max(totals) > 24:
         return
     sets = on_board = 0

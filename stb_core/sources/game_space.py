@@ -178,8 +178,12 @@ def column_meanings(rules: Rules) -> pd.DataFrame:
             "ambiguous)")
     width = move_width(rules)
     won = "every tile shut" if rules.win_at_most == 0 else f"what is left totals {rules.win_at_most} or less"
-    rolled = ("what the one die shows" if rules.dice == 1 else
-              "the dice total (with a one-die rule, also what one die shows where it may be rolled)")
+    if rules.dice == 1 or not rules.has_one_die_rule:
+        rolled = "what the one die shows" if rules.dice == 1 else "the dice total"
+    elif rules.one_die_forced:
+        rolled = "the dice total; where the rules force one die, what that die shows instead"
+    else:
+        rolled = "the dice total; where the rules allow one die, also what that die shows"
     meanings = {
         "X1..Xn": f"open tiles before the roll, increasing; {FILL} fills the unused columns",
         "Open": code,
@@ -272,17 +276,21 @@ def part2(rules: Rules, space: Part) -> Part:
     s = Sentence()
     value = thresholds.cell("p_win", "p_win", this_run=True)
     exact = thresholds.cell("p_win_exact", "p_win_exact", this_run=True)
-    detail = f" = {s(exact)}" if s.holds(exact, "!=", "") else ""
     if s.holds(parameter("win_at_most", rules.win_at_most), ">", 0):
         all_shut = thresholds.cell("p_win_all_shut", "p_win", win_at_most=0)
         rule = (f" when {s(parameter('win_at_most', rules.win_at_most))} or less left counts as a win; played to shut "
                 f"every box, the same board is won {s(all_shut, percent(2))} of the time")
     else:
         rule = " (every tile must be shut)"
-    lead = ("The game is won before the first roll: every way of playing wins with probability"
-            if won_at_start(s, rules) else
-            "Optimal play wins with probability")
-    part.add(s.finding("part2", f"{lead} **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}{rule}."))
+    if s.holds(value, "==", 0):
+        s.quiet(exact)
+        text = f"No way of playing can win: optimal play wins with probability **{s(value, integer)}**"
+    else:
+        detail = f" = {s(exact)}" if s.holds(exact, "!=", "") else ""
+        lead = ("The game is won before the first roll: every way of playing wins with probability"
+                if won_at_start(s, rules) else "Optimal play wins with probability")
+        text = f"{lead} **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}"
+    part.add(s.finding("part2", f"{text}{rule}."))
     s = Sentence()
     first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")
     low = thresholds.cell("p_win_lowest", "p_win", win_at_most=first.value)

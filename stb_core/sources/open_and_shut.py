@@ -262,8 +262,13 @@ def example_part(rules: Rules, solved: dict) -> Part:
                                       f"{rules.total - int(game.sums[board])}, with no roll.", kind="text"))
         return part
     score = example.fact("example_score", "contribution", "sum")
-    part.add(s.finding("example", f"The expected traditional score of {board_label(board)} on "
-                                  f"{tiles_range(rules.tiles)} is **{s(score, number(3))}**.", kind="text"))
+    text = (f"The expected traditional score of {board_label(board)} on {tiles_range(rules.tiles)} is "
+            f"**{s(score, number(3))}**")
+    rolled = int(by_sum.dice[board])
+    if rolled != rules.dice:  # the table's chances are one die's
+        why = "as the rules require there" if len(game.dice_choices(board)) == 1 else "the better choice there"
+        text += f", rolling {dice_words(rolled, rules.sides)} ({why})"
+    part.add(s.finding("example", text + ".", kind="text"))
     return part
 
 
@@ -284,17 +289,19 @@ def scores_part(rules: Rules, solved: dict) -> Part:
     s.quiet(row["optimal"], row["worst"])
     below = s.holds(derived("rule_against_optimum", "relation", row["highest_tile"], row["optimal"]), "==", "less")
     rule = f"{s(row['loss'], number(3))} points below the optimum" if below else "the same as the optimum"
-    part.add(s.finding("scores", f"Under traditional scoring best play scores {s(row['optimal'], number(3))} of "
-                                 f"{rules.total} and the worst {s(row['worst'], number(3))}: a spread of "
-                                 f"{s(spread, number(3))} points. The highest-tile rule scores "
-                                 f"{s(row['highest_tile'], number(3))}, {rule}.", kind="text"))
+    dice = (" Where the rules let the player roll one die, each strategy picks its dice as it picks its moves: max "
+            "and the highest-tile rule for the better score, min for the worse." if rules.offers_dice_choice else "")
+    part.add(s.finding("scores", f"Under traditional scoring (the tiles shut, of {rules.total} in all) best play "
+                                 f"scores {s(row['optimal'], number(3))} and the worst {s(row['worst'], number(3))}: a "
+                                 f"spread of {s(spread, number(3))} points. The highest-tile rule scores "
+                                 f"{s(row['highest_tile'], number(3))}, {rule}.{dice}", kind="text"))
     s = Sentence()
     shown = []
     for scoring in SCORINGS:
         share_lost = losses.cell(f"{_key(scoring)}_loss_percent", "loss_percent", scoring=scoring)
         if pd.isna(share_lost.value):
             optimum = losses.cell(_key(scoring) + "_optimal", "optimal", scoring=scoring)
-            shown.append(f"{scoring} nothing (the optimum is {s(optimum, compact(3))})")
+            shown.append(f"nothing under {scoring} (the optimum is {s(optimum, compact(3))})")
         else:
             shown.append(f"{scoring} {s(share_lost, share(2))}")
     part.add(s.finding("loss-alt", "Horizontal bars, one per scoring: the highest-tile rule's loss in per cent of the "
@@ -366,7 +373,7 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
     if s.holds(genuine, ">", 0):
         one = s.holds(everything, "==", 1)
         kind = (("it is genuine" if one else "all of them genuine") if s.holds(genuine, "==", everything.value) else
-                f"{s(genuine)} of them genuine")
+                f"{s(genuine, integer)} of them genuine")
         over = table.count("over_a_point", [("Kind", "==", "genuine"), ("Points Lost", ">", 1)])
         largest = table.fact('largest_loss', 'Points Lost', 'max', [('Kind', '==', 'genuine')])
         median = table.fact('median_loss', 'Points Lost', 'median', [('Kind', '==', 'genuine')])

@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses
 from ..boards import board_label, board_mask, parse_tiles
-from ..choice import no_loss
+from ..choice import VALUE_RTOL, no_loss
 from ..counts import total_winning_sequences, winning_sequence_counts
 from ..game import game_of, legal_move_masks
 from ..monte_carlo import simulate
@@ -51,6 +51,9 @@ def _lengths(s: Sentence, table: Table) -> str:
     lengths = table.fact("lengths", "moves", "list", [("sequences", ">", 0)])
     s.quiet(lengths)
     found = lengths.value
+    if found == [0]:  # won before the first roll: the one winning sequence is the empty one
+        s.quiet(table.fact("shortest", "moves", "min", [("sequences", ">", 0)]))
+        return "with no move at all: the board is already won"
     if len(found) == 1:
         only = table.fact("shortest", "moves", "min", [("sequences", ">", 0)])
         return f"in exactly {s(only, counted('move'))}"
@@ -86,14 +89,16 @@ def counts_part(rules: Rules, board: str = "") -> Part:
         part.add(s.finding("counts", text, kind="text"))
         a = Sentence()
         lengths = _lengths(a, full)
+        most_at = "" if a.holds(most, "==", 0) else f"; the most at {a(most, counted('move'))}"
         part.add(a.finding("counts-alt", f"Dot plot, log scale: winning sequences by number of moves, won "
-                                         f"{lengths}; the most at {a(most, counted('move'))}.", kind="alt"))
+                                         f"{lengths}{most_at}.", kind="alt"))
     else:
         part.add(s.finding("counts", f"No sequence of rolls and moves {winning(rules).does} from the full board of "
                                      f"{tiles_range(rules.tiles)}{never_won_reason(rules, s)} and every count is "
                                      f"{s(total)}.", kind="text"))
     if board:
         mask = parse_tiles(board, rules, "board")
+        part.shown["board"] = board_label(mask)
         chosen = part.table("counts-for-board", counts_table(rules, mask))
         s = Sentence()
         total = chosen.fact("board_total", "sequences", "sum")
@@ -136,18 +141,19 @@ def _sets_with_sum(total: int, largest: int) -> list[tuple[int, ...]]:
 
 
 def partition_table(rules: Rules) -> pd.DataFrame:
-    """The source's list of one-move configurations, counted for every total the dice can show: the sets of
-    distinct numbers adding up to it (whether or not the tiles are on the board) and those whose tiles all are."""
+    """The source's list of one-move configurations, counted for every total the dice can show (one die's too,
+    where a rule lets it be rolled): the sets of distinct numbers adding up to it (whether or not the tiles are on
+    the board) and those whose tiles all are."""
     return pd.DataFrame([{"roll": roll, "sets": distinct_partitions(roll, roll),
                           "on_board": distinct_partitions(roll, min(roll, rules.tiles))}
-                         for roll in sorted(rules.roll_weights)])
+                         for roll in rules.dice_totals])
 
 
 def partition_list(rules: Rules) -> pd.DataFrame:
     """Every one of those sets (when there are at most ``LIST_LIMIT``), with whether its tiles are on the board:
     the source printed the sets with the tiles 11 and 12, which a 10-tile board does not have."""
     rows = [{"roll": roll, "tiles": "{" + ", ".join(map(str, subset)) + "}", "on_board": max(subset) <= rules.tiles}
-            for roll in sorted(rules.roll_weights) for subset in _sets_with_sum(roll, roll)]
+            for roll in rules.dice_totals for subset in _sets_with_sum(roll, roll)]
     return pd.DataFrame(rows, columns=["roll", "tiles", "on_board"])
 
 
@@ -180,8 +186,10 @@ def partitions_part(rules: Rules) -> Part:
     never = (" (this game never rolls them: one die is forced on every roll)"
              if s.holds(of_rules("one_die_on_every_roll", "one_die_from_start", rules), "==", True)
              and rules.one_die_forced else "")
+    dice = dice_words(rules.dice, rules.sides)
+    shown = f"one die or {dice}" if rules.has_one_die_rule else dice
     text = (f"{s(sets, counted('set'))} of distinct numbers add{'s' if s.holds(sets, '==', 1) else ''} up to a total "
-            f"{dice_words(rules.dice, rules.sides)} can show{never}")
+            f"{shown} can show{never}")
     every = part.table("partition-sets", partition_list(rules)) if sets.value <= LIST_LIMIT else None
     off = derived("off_board", "difference", sets, on)
     if s.holds(off, ">", 0):
@@ -376,7 +384,13 @@ def rule_loss_finding(rules: Rules, rule, best):
     """The rule's chance of winning against optimal play's, and the share of the best chance it forfeits."""
     s = Sentence()
     s.quiet(rule, best)
-    if s.holds(derived("rule_against_optimal", "relation", rule, best), "==", "the same"):
+    if won_at_start(s, rules):
+        text = (f"On {tiles_range(rules.tiles)} the game is won before the first roll ({s(best, percent(0))} of "
+                f"games): the rule never moves, so it has nothing to lose.")
+    elif s.holds(best, "==", 0):
+        text = (f"On {tiles_range(rules.tiles)} no way of playing {winning(rules).does} (optimal play "
+                f"{s(best, percent(0))}), so the rule has nothing to lose.")
+    elif s.holds(derived("rule_against_optimal", "relation", rule, best), "==", "the same"):
         text = (f"On {tiles_range(rules.tiles)} the most-sequences rule loses nothing from the full board: it wins "
                 f"{s(rule, percent(3))} of games, as optimal play does.")
     else:
@@ -385,6 +399,9 @@ def rule_loss_finding(rules: Rules, rule, best):
         text = (f"The most-sequences rule {winning(rules).does} in **{s(rule, percent(3))}** of games; optimal play in "
                 f"**{s(best, percent(3))}**, {s(gap, points(3))} (percentage points) more: the rule forfeits "
                 f"{s(share, percent(1))} of the best possible chance.")
+    if rules.offers_dice_choice and not rules.won_at_start:
+        text += (" Where the rules let the player roll one die, the rule and the random player each roll the dice "
+                 "that serve their own moves best.")
     return s.finding("rule-loss", text)
 
 
@@ -393,11 +410,20 @@ def rule_errors_finding(errors):
     s = Sentence()
     pairs = errors.count("pairs")
     if s.holds(pairs, ">", 0):
-        misled = errors.count("misled", [("more_sequences", "==", True)])
-        where = "at every one of them" if s.holds(misled, "==", pairs.value) else f"at {s(misled, integer)} of them"
-        text = (f"The rule errs at **{s(pairs, counted('(board, roll) pair'))}** (on every board, reached or not); "
-                f"{where} its move leaves more winning sequences than the optimal move — which is what misled it. "
-                f"The table below lists them, the costliest first.")
+        misled = s.quiet(errors.count("misled", [("more_sequences", "==", True)]))
+        tied = derived("as_many_sequences", "difference", pairs, misled)  # the rule never leaves fewer
+        text = f"The rule errs at **{s(pairs, counted('(board, roll) pair'))}** (on every board, reached or not); "
+        if s.holds(tied, "==", 0):
+            text += ("at every one of them its move leaves more winning sequences than the optimal move, which misled "
+                     "it.")
+        elif s.holds(misled, "==", 0):
+            text += ("at every one of them both moves leave as many winning sequences, and the rule's tie-break (the "
+                     "move with the lowest tiles) chose the worse.")
+        else:
+            text += (f"at {s(misled, integer)} of them its move leaves more winning sequences than the optimal "
+                     f"move, which misled it; at the other {s(tied, integer)} both leave as many, and its tie-break "
+                     f"(the move with the lowest tiles) chose the worse.")
+        text += " The table below lists them, the costliest first."
     else:
         text = "The rule never plays a move with a smaller chance of winning than the optimal one on any board."
     return s.finding("rule-errors", text, kind="text")
@@ -427,8 +453,7 @@ def rule_decisions_finding(losses, errors, rule, best):
         text = (f"{s(costly, counted('decision'))} the rule actually faces {costs} winning chance; together they cost "
                 f"{s(total, points(3))} per game, the whole gap. ")
         if top > 1:
-            text += (f"The {plural_words(top)} heaviest make {s(share, percent(0))} of it; the first alone — "
-                     f"{decision} — {s(first['share_of_loss'], percent(1))}.")
+            text += heaviest_words(s, losses, costly, top, share, first["share_of_loss"], decision)
         else:
             s.quiet(share, first["share_of_loss"])
             text += f"All of it is one decision: {decision}."
@@ -438,6 +463,20 @@ def rule_decisions_finding(losses, errors, rule, best):
             "The rule's mistakes cost nothing in play: from the full board it never reaches a board where one of "
             f"them costs winning chance ({s(costly, counted('costly decision'))} among those it faces)."))
     return None
+
+
+def heaviest_words(s: Sentence, losses: Table, costly, top: int, share, first_share, decision: str) -> str:
+    """The heaviest decisions' share of the loss, and the first's -- or, where several cost exactly as much, that
+    they tie (their order is rounding)."""
+    lead = f"The {plural_words(top)} heaviest make {s(share, percent(0))} of it; " if s.holds(costly, ">", top) else ""
+    if not lead:
+        s.quiet(share)
+    level = first_share.value * (1 - VALUE_RTOL)
+    tied = losses.count("tied_with_first", [("share_of_loss", ">=", level)])
+    if s.holds(tied, ">", 1):
+        count = s(tied, lambda n: plural_words(n) if lead else plural_words(n).capitalize())
+        return lead + f"{count} tie for the heaviest, {s(first_share, percent(1))} each, among them {decision}."
+    return lead + f"{'the' if lead else 'The'} first alone — {decision} — {s(first_share, percent(1))}."
 
 
 def plural_words(count: int) -> str:
