@@ -82,7 +82,8 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     """Every decision ``policy`` faces with positive probability, with its loss against optimal play.
 
     Rows: ``decision`` is ``dice`` (one per board where dice could be chosen) or ``move`` (one per board and
-    roll); ``reach`` = P_h(board), ``p_roll``, the moves (a mixture shows its name), ``loss`` (>= 0, in the
+    roll); ``options``, how many there are to choose from (the numbers of dice, or the legal moves: 0 or 1 is no
+    choice at all); ``reach`` = P_h(board), ``p_roll``, the moves (a mixture shows its name), ``loss`` (>= 0, in the
     objective's units, judged with optimal play afterwards; a negative loss raises :class:`NegativeLossError`)
     and ``weighted_loss`` = reach x p_roll x loss, which sums to the policy's whole loss from the full board.
     """
@@ -108,7 +109,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
         _check_losses(loss, v_star[choosing], f"{heuristic.policy.name}'s dice")
         at = playing[choosing]
         frames.append(pd.DataFrame({"board_mask": at, "decision": "dice", "dice": chosen_dice[choosing], "roll": -1,
-                                    "reach": reach[at], "p_roll": 1.0,
+                                    "options": len(rules.dice_counts), "reach": reach[at], "p_roll": 1.0,
                                     "optimal_move": _dice_labels(optimal.dice[at]),
                                     "policy_move": _dice_labels(chosen_dice[choosing]), "loss": loss}))
     for dice in rules.dice_counts:
@@ -119,12 +120,15 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
         for roll, p in game_of(rules).chances(dice, exact=True).items():
             loss = difference(q_best[roll][at], q_taken[roll][at], sense)
             _check_losses(loss, q_best[roll][at], f"{heuristic.policy.name}'s moves for roll {roll}")
+            moves = space.catalogue.of(roll)
             frames.append(pd.DataFrame({
                 "board_mask": boards, "decision": "move", "dice": dice, "roll": roll,
+                "options": space.legal(boards, moves).sum(axis=1) if moves.size else 0,
                 "reach": reach[boards], "p_roll": float(p),
                 "optimal_move": _move_labels(optimal, boards, roll),
                 "policy_move": _move_labels(heuristic, boards, roll), "loss": loss}))
-    columns = ["board_mask", "decision", "dice", "roll", "reach", "p_roll", "optimal_move", "policy_move", "loss"]
+    columns = ["board_mask", "decision", "dice", "roll", "options", "reach", "p_roll", "optimal_move", "policy_move",
+               "loss"]
     table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=columns)  # won before a roll
     table["weighted_loss"] = table["reach"] * table["p_roll"] * table["loss"]
     table.insert(0, "board", [space.layout.label(m) for m in table["board_mask"].tolist()])

@@ -380,8 +380,9 @@ def decision_losses(rules: Rules, objective: str, policy, tie_break: str = "cano
                     dice_rule: str | None = None) -> list[dict]:
     """Every decision ``policy`` faces from the full board, with what it costs against optimal play (optimal play
     afterwards): a choice of dice, where the rules give one, and a move for each outcome of the dice it rolls. Each
-    row: the board, the decision, the dice, the outcome (None for a choice of dice), the chance of reaching the board
-    and of the outcome, and the loss (in the objective's units, never negative)."""
+    row: the board, the decision, the dice, the outcome (None for a choice of dice), how many options it offers (the
+    numbers of dice, or the legal moves), the chance of reaching the board and of the outcome, and the loss (in the
+    objective's units, never negative)."""
     play = reference_play(rules, objective, policy, tie_break, dice_rule=dice_rule)
     best = reference_play(rules, objective, "optimal", tie_break)
     reach, _, _ = forward(play)
@@ -400,11 +401,11 @@ def decision_losses(rules: Rules, objective: str, policy, tie_break: str = "cano
             continue
         options, dice = dice_options(rules, board), play.dice(board)
         if len(options) > 1:
-            rows.append({"board": board, "decision": "dice", "dice": dice, "outcome": None, "reach": p,
-                         "p_roll": Fraction(1), "loss": sense * (best.value(board) - rolled(board, dice))})
+            rows.append({"board": board, "decision": "dice", "dice": dice, "outcome": None, "options": len(options),
+                         "reach": p, "p_roll": Fraction(1), "loss": sense * (best.value(board) - rolled(board, dice))})
         for o, q in outcomes(rules, dice).items():
             chances = play.chances(board, o)
             loss = sense * (after(board, best.chances(board, o)) - after(board, chances)) if chances else 0
-            rows.append({"board": board, "decision": "move", "dice": dice, "outcome": o, "reach": p, "p_roll": q,
-                         "loss": loss})
+            rows.append({"board": board, "decision": "move", "dice": dice, "outcome": o,
+                         "options": len(moves(rules, board, o)), "reach": p, "p_roll": q, "loss": loss})
     return rows

@@ -226,7 +226,8 @@ def costly_decisions(rules: Rules, objective: str, policy, tie_break: str = "can
             continue
         roll = ("-1" if rules.moves == "sum" else "") if row["outcome"] is None else roll_text(rules, row["outcome"])
         out.append({"board": label(rules, row["board"]), "decision": row["decision"], "roll": roll,
-                    "dice": row["dice"], "reach": row["reach"], "p_roll": row["p_roll"], "loss": row["loss"],
+                    "dice": row["dice"], "options": row["options"], "reach": row["reach"], "p_roll": row["p_roll"],
+                    "loss": row["loss"],
                     "weighted_loss": row["reach"] * row["p_roll"] * row["loss"]})
     return out
 
@@ -237,7 +238,9 @@ def decision_table(table: pd.DataFrame, rules: Rules, objective: str, policy, wh
     every decision also has the reference's costly ones, and its other rows lose nothing)."""
     table = table.assign(roll=table["roll"].fillna("").map(lambda r: str(int(r)) if isinstance(r, float) else str(r)))
     expected = costly_decisions(rules, objective, policy)
-    if not costly_only:
+    if not costly_only:  # every decision faced: as many with a choice as the reference's
+        choices = sum(row["options"] > 1 for row in decision_losses(rules, objective, policy))
+        assert int((table["options"] > 1).sum()) == choices, what
         nothing = table[table["loss"].abs() <= 1e-12]
         table = table[table["loss"].abs() > 1e-12]
         assert (nothing["weighted_loss"].abs() <= 1e-12).all(), what
@@ -818,7 +821,8 @@ def mistakes(tables, values, rules):
         costly = sorted((r for r in rows if not math.isclose(float(r["loss"]), 0, abs_tol=1e-12)),
                         key=lambda r: -r["reach"] * r["p_roll"] * r["loss"])
         whole = sum(r["reach"] * r["p_roll"] * r["loss"] for r in rows)
-        expected.append({"total_loss": whole, "decisions_faced": len(rows), "costly_decisions": len(costly),
+        expected.append({"total_loss": whole, "decisions_faced": sum(r["options"] > 1 for r in rows),
+                         "costly_decisions": len(costly),
                          "share_of_loss_in_top_10": sum(r["reach"] * r["p_roll"] * r["loss"] for r in costly[:10]) /
                          whole if whole else 0})
     got = tables["heuristic-losses"]
@@ -849,6 +853,9 @@ def card_against_highest(tables, values, rules):
     differ = sum(ours.move(b, o) != rule.move(b, o) for b in boards(rules) if not is_won(rules, b)
                  for o in faced(rules, b) if moves(rules, b, o))
     assert int(tables["card-vs-highest-tile"]["pairs_playing_differently"].iloc[0]) == differ
+    ours, rule = card_play(rules, "win", card), reference_play(rules, "win", "highest-tile")  # their dice for the win
+    dice = sum(ours.dice(b) != rule.dice(b) for b in boards(rules) if not is_won(rules, b))
+    assert int(tables["card-vs-highest-tile"]["boards_rolling_other_dice"].iloc[0]) == dice
 
 
 def disagreements(tables, values, rules):

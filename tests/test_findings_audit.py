@@ -648,6 +648,7 @@ def more_tiles_are_the_reference(record, tables, values, rules):
 @example(values=case("06-whole-map", tiles=4, dice=3, sides=2, one_die="high-shut", one_die_forced=True,
                      max_per_move=3, win_at_most=1, layout="double-shutter", compare_tiles=6, max_tiles=2))
 @example(values=case("06-whole-map", tiles=6, moves="die-or-sum", one_die="sum-le-4"))  # the rules chapter 6 refused
+@example(values=case("06-whole-map", tiles=6, one_die="sum-le-3", card_lines=1))  # the fewest-tiles card's dice
 @settings(AUDIT, max_examples=examples(5))
 def test_chapter_6(values, tmp_path_factory):
     audit("06-whole-map", values, tmp_path_factory,

@@ -19,7 +19,7 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, lines_for, pareto_front, search_cards, tables_bytes
-from ..choice import NO_LOSS, TIE_BREAKS, no_loss
+from ..choice import NO_LOSS, TIE_BREAKS, VALUE_RTOL, no_loss
 from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
 from ..game import game_of
@@ -219,8 +219,8 @@ def allowed_or_forced_finding(rules: Rules, forced: Table):
                   "and for the worst play too")
         text = f"For optimal play the two rules are worth exactly the same under every objective here; {played}."
     else:
-        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: with these dice an "
-                f"optimal player does not always take the single die.")
+        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: an optimal player "
+                f"does not always take the single die where it is allowed.")
     return s.finding("allowed-or-forced", text, kind="text")
 
 
@@ -268,33 +268,56 @@ def prices_part(rules: Rules) -> Part:
             prices.fact("most_shared_loss", "loss_percent", "max", shared), "==", 0):
         text = "No policy loses anything against optimal play on this board: every loss is nil."
     else:
-        low = {c: prices.fact(f"least_{c}", c, "first", shared, [("loss_percent", "asc")])
-               for c in ("loss_percent", "policy", "objective")}
-        high = {c: prices.fact(f"most_{c}", c, "first", shared, [("loss_percent", "desc")])
-                for c in ("loss_percent", "policy", "objective")}
-        text = (f"The losses run from {s(low['loss_percent'], share(2))} ({s(low['policy'], named)}; "
-                f"{s(low['objective'], named)}) to {s(high['loss_percent'], share(2))} ({s(high['policy'], named)}; "
-                f"{s(high['objective'], named)}).")
+        text = losses_range_words(s, prices, shared)
     if s.holds(nil, "!=", []) and not text.startswith("No policy"):
         text += (f" Optimal play's {s(nil, lambda v: listing([named(o) for o in v]))} is nil here, and so is every "
                  f"policy's: nothing can be lost there.")
+    if rules.offers_dice_choice:
+        text += (" Where the rules let the player roll one die, each policy picks its dice by its own values (the "
+                 f"worst play the worse), except the card “{highest_tile_card().name}”: it has no line for the dice "
+                 "and rolls all of them.")
     part.add(s.finding("prices", text, kind="text"))
     s = Sentence()
-    most = [prices.fact(f"most_{o}", "policy", "first", [*losing, ("objective", "==", o)], [("loss_percent", "desc")])
-            for o in SCORINGS_OF_SOURCES]
-    if s.holds(prices.fact("largest_loss", "loss", "max", losing), "<=", NO_LOSS):
-        s.quiet(*most)
-        tail = "no policy loses anything: every dot is at nil"
-    elif all([s.holds(m, "==", "worst") for m in most]):
-        tail = "the worst play loses most in each"
-    else:
-        tail = "the most lost: " + "; ".join(f"{named(o)}, {named(m.value)}"
-                                             for o, m in zip(SCORINGS_OF_SOURCES, most, strict=True))
     panels = plural(len(SCORINGS_OF_SOURCES), "dot-plot panel", words=True).capitalize()
     part.add(s.finding("prices-alt", f"{panels}, one per objective, one dot per policy on a log scale of the loss; "
-                                     f"{tail}.", kind="alt"))
+                                     f"{most_lost_words(s, prices, losing)}.", kind="alt"))
     add_source_000_gap(part, rules)
     return part
+
+
+def tied_with(where: list, value: float) -> list:
+    """``where`` narrowed to the rows whose loss (per cent of the optimum) is ``value``, as the values are equal."""
+    band = abs(value) * VALUE_RTOL
+    return [*where, ("loss_percent", ">=", value - band), ("loss_percent", "<=", value + band)]
+
+
+def losses_range_words(s: Sentence, prices: Table, shared: list) -> str:
+    """``The losses run from 0.3% (a policy; an objective) to 13.5% (...)``, saying where others lose as much."""
+    ends = []
+    for end, order in (("least", "asc"), ("most", "desc")):
+        row = {c: prices.fact(f"{end}_{c}", c, "first", shared, [("loss_percent", order)])
+               for c in ("loss_percent", "policy", "objective")}
+        tied = prices.count(f"{end}_ties", tied_with(shared, row["loss_percent"].value))
+        also = f", one of {s(tied, integer)} at that loss" if s.holds(tied, ">", 1) else ""
+        ends.append(f"{s(row['loss_percent'], share(2))} ({s(row['policy'], named)}; {s(row['objective'], named)}"
+                    f"{also})")
+    return f"The losses run from {ends[0]} to {ends[1]}."
+
+
+def most_lost_words(s: Sentence, prices: Table, losing: list) -> str:
+    """Which policies lose the most under each objective (all of those that tie), or that none loses anything."""
+    most = {}
+    for objective in SCORINGS_OF_SOURCES:
+        where = [*losing, ("objective", "==", objective)]
+        top = s.quiet(prices.fact(f"top_{objective}", "loss_percent", "max", where))
+        most[objective] = prices.fact(f"most_{objective}", "policy", "list", tied_with(where, top.value))
+    if s.holds(prices.fact("largest_loss", "loss", "max", losing), "<=", NO_LOSS):
+        s.quiet(*most.values())
+        return "no policy loses anything: every dot is at nil"
+    if all([s.holds(m, "==", ["worst"]) for m in most.values()]):
+        return "the worst play loses most in each"
+    return "the most lost: " + "; ".join(f"{named(o)}, {listing([named(p) for p in s.quiet(m).value])}"
+                                         for o, m in most.items())
 
 
 def add_source_000_gap(part: Part, rules: Rules) -> None:
@@ -334,12 +357,12 @@ def loss_summary(rules: Rules, policies: dict, objective="win") -> pd.DataFrame:
         costly = table[~no_loss(table["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
         total = float(table["weighted_loss"].sum())
         top = costly.iloc[0] if len(costly) else None
-        rows.append({"policy": label, "total_loss": total, "decisions_faced": len(table),
+        rows.append({"policy": label, "total_loss": total, "decisions_faced": int((table["options"] > 1).sum()),
                      "costly_decisions": len(costly),
                      "share_of_loss_in_top_10": float(costly["weighted_loss"].head(10).sum() / total) if total else 0.0,
                      "costliest_decision": "" if top is None else
                      (f"{top['board']}, roll {top['roll']}: {top['policy_move']} instead of {top['optimal_move']}"
-                      if top["decision"] == "move" else f"{top['board']}: roll {top['dice']} dice")})
+                      if top["decision"] == "move" else f"{top['board']}: roll {top['dice']} dice") or "none"})
     return pd.DataFrame(rows)
 
 
@@ -354,16 +377,20 @@ def mistakes_part(rules: Rules) -> Part:
     losses = part.table("decision-losses", decision_losses(rules, "win", "highest-tile"))
     part.shown["costliest-decisions"] = costliest(losses.frame)
     s = Sentence()
-    faced = losses.count("faced")
+    faced = losses.count("faced", [("options", ">", 1)])  # a roll with two legal moves or more, a choice of dice
     if s.holds(faced, ">", 0):
         total = losses.fact("total_loss", "weighted_loss", "sum")
         costly = losses.count("costly", [("loss", ">", NO_LOSS)])
         part.add(s.finding("mistakes", f"The highest-tile rule loses {s(total, points(3))} (percentage points) of "
                                        f"winning chance in all; {s(costly, integer)} of the "
-                                       f"{s(faced, counted('decision'))} it faces cost anything.", kind="text"))
-    else:  # the game is over before the first roll
+                                       f"{s(faced, counted('decision'))} it faces (a roll with two legal moves or "
+                                       f"more, or a choice of dice) cost anything.", kind="text"))
+    elif won_at_start(s, rules):
         part.add(s.finding("mistakes", f"The highest-tile rule faces {s(faced, counted('decision'))}: the game is "
                                        f"over before the first roll.", kind="text"))
+    else:
+        part.add(s.finding("mistakes", f"The highest-tile rule faces {s(faced, counted('decision'))}: no roll it meets "
+                                       f"leaves two legal moves, and it has no dice to choose.", kind="text"))
     heuristics = {named(p): policy for p, policy in price_policies().items() if p not in ("optimal", "worst")}
     part.table("heuristic-losses", loss_summary(rules, heuristics))
     return part
@@ -511,18 +538,23 @@ def printed_cards(part: Part, cards, card_lines: int, card_objective: str) -> No
 def card_exceptions(part: Part, rules: Rules, card_objective: str) -> None:
     """Whether the recommended card plays the highest-tile rule's moves, and the decisions where it costs most."""
     card = part.shown["card"]
-    same = pairs_playing_differently(evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile"))
-    versus = part.table("card-vs-highest-tile", pd.DataFrame([{"card": card.name, "pairs_playing_differently": same}]))
+    played, rule = evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile")
+    versus = part.table("card-vs-highest-tile", pd.DataFrame([{
+        "card": card.name, "pairs_playing_differently": pairs_playing_differently(played, rule),
+        "boards_rolling_other_dice": int((played.dice[played.game.playing] != rule.dice[rule.game.playing]).sum())}]))
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
+    dice = versus.cell("other_dice", "boards_rolling_other_dice", card=card.name)
     exceptions = part.table("card-exceptions", card_losses(rules, card, card_objective))
     learning = exceptions.count("exceptions")
-    part.shown["card_is_highest_tile"] = differ.value == 0 and card_objective == "win"
-    if s.holds(differ, "==", 0):
+    alike = s.holds(differ, "==", 0) and s.holds(dice, "==", 0)
+    part.shown["card_is_highest_tile"] = alike and card_objective == "win"
+    if alike:
         where = ("those of section 3" if s.holds(parameter("card_objective", card_objective), "==", "win") else
                  f"the highest-tile rule's, listed below for {named(card_objective)}")
-        text = (f"The card “{card.name}” plays exactly the moves of the highest-tile rule (it plays differently at "
-                f"{s(differ, counted('(board, roll) pair'))}), so its costliest decisions are {where}.")
+        text = (f"The card “{card.name}” plays exactly the moves and dice of the highest-tile rule (it plays "
+                f"differently at {s(differ, counted('(board, roll) pair'))} and rolls other dice on "
+                f"{s(dice, counted('board'))}), so its costliest decisions are {where}.")
     elif s.holds(learning, ">", 0):
         text = (f"The exceptions worth learning: the {s(learning, counted('position'))} where "
                 f"“{card.name}” costs the most per game.")
@@ -763,9 +795,11 @@ def openings_part(rules: Rules) -> Part:
         lead = "" if chosen is rules else (f"This run's rules give no choice of dice ({no_dice_choice(rules)}), so "
                                            f"this advice is for the pub rule on the same board. ")
         text = f"{lead}Where one die may be chosen ({when}{whose}), one die is the better roll {_on(s, ones, boards)}."
+    elif won_at_start(s, rules):
+        text = "The game is won before the first roll, so no dice are ever chosen."
     else:
-        text = (f"With {dice_words(rules.dice, rules.sides)} there is no choice of dice to make: no board offers a "
-                f"choice of dice.")
+        whose = "this run's rules never allow" if chosen is rules else "even the pub rule never allows"
+        text = f"No board in play offers a choice of dice: {whose} one die on any of them."
     part.add(s.finding("dice-advice", text, kind="text"))
     part.shown["advice_rules"] = chosen
     return part
