@@ -112,12 +112,15 @@ LINES = (*CRITERIA, *DICE_LINES)
 
 
 def lines_for(rules: Rules) -> tuple[str, ...]:
-    """The lines a card may use in this game: every dice line, and each move line whose key is not the same for
-    every move (or every board left) of the game -- a line naming tiles the board lacks ("keep 6, 7 and 8 open" on
-    tiles 1-5) or "shut tiles above 6 first" with no such tile can never decide anything, and a card printing it
+    """The lines a card may use in this game: the dice lines where some board in play offers a choice of dice, and
+    each move line whose key is not the same for every move (or every board left) of the game -- a line naming
+    tiles the board lacks ("keep 6, 7 and 8 open" on tiles 1-5), "shut tiles above 6 first" with no such tile, or
+    "roll one die when you may" where one die is never a choice can never decide anything, and a card printing it
     would name what the game does not have."""
     game = game_of(rules)
-    return tuple(line for line in LINES if line in DICE_LINES or np.unique(CRITERIA[line].key(game)).size > 1)
+    choosing = game.choosing_dice.size > 0
+    return tuple(line for line in LINES if (choosing if line in DICE_LINES else
+                                            np.unique(CRITERIA[line].key(game)).size > 1))
 
 
 @dataclass(frozen=True)

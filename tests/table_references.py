@@ -786,10 +786,15 @@ def prices_rows(rules: Rules, policies, objectives) -> list[dict]:
     return rows
 
 
+def variant_keys(rules: Rules) -> list[str]:
+    """Every variant the sources name, and the run's own rules when they are none of them."""
+    return [*VARIANT_RULES, *(() if any(variant(rules, k, rules.tiles) == rules for k in VARIANT_RULES)
+                              else ("this-run",))]
+
+
 def variants(tables, values, rules):
     """Every variant the sources name, and the run's own rules as a row of its own when they are none of them."""
-    keys = [*VARIANT_RULES, *(() if any(variant(rules, k, rules.tiles) == rules for k in VARIANT_RULES)
-                              else ("this-run",))]
+    keys = variant_keys(rules)
     expected = [{"variant": key, "tiles": n, "objective": o, "policy": p,
                  "value": reference_value(variant(rules, key, n), o, p)}
                 for key in keys for n in dict.fromkeys((rules.tiles, values["compare_tiles"]))
@@ -894,7 +899,7 @@ def final_sums(rules: Rules, objective: str, tie_break: str = "canonical") -> di
 
 def endings(tables, values, rules):
     expected = []
-    for key in VARIANT_RULES:
+    for key in variant_keys(rules):
         game = variant(rules, key)
         dist = final_sums(game, "remaining-sum")
         expected += [{"variant": key, "final_sum": s_, "probability": dist.get(s_, 0)}

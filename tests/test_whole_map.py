@@ -183,10 +183,13 @@ def test_allowed_or_forced_gives_each_objective_its_own_largest_difference():
 
 def test_card_lines_name_only_what_the_board_has():
     """A line that cannot tell two moves of the game apart (tiles the board lacks) is not searched: no card on
-    tiles 1-5 keeps 6, 7 and 8 open; on tiles 1-9 every line is."""
-    from stb_core.cards import LINES, lines_for, search_cards
+    tiles 1-5 keeps 6, 7 and 8 open, and no card rolls one die where one die is never a choice; on tiles 1-9 with
+    the pub rule every line is."""
+    from stb_core.cards import DICE_LINES, LINES, lines_for, search_cards
 
-    assert lines_for(Rules(tiles=9)) == LINES
+    assert lines_for(Rules(tiles=9, one_die="sum-le-6")) == LINES
+    for never in (Rules(tiles=9), Rules(tiles=9, one_die="sum-le-6", one_die_forced=True)):
+        assert set(lines_for(never)) == set(LINES) - set(DICE_LINES)
     small = lines_for(Rules(tiles=5))
     assert "keep 6, 7 and 8 open" not in small and "shut tiles above 6 first" not in small
     cards = search_cards(Rules(tiles=5), ("win",), max_lines=1)

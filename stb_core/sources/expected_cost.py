@@ -30,6 +30,7 @@ from .words import (
     listing,
     number,
     percent,
+    plural,
     share,
     tiles_range,
     winning,
@@ -180,7 +181,10 @@ def values_part(rules: Rules, cost: Solution) -> Part:
                     f"{s(listed, lambda v: '; '.join(v))}; {tail}")
         else:
             s.quiet(listed)
-            text = f"With {board_label(five)} open no action adds up to a roll of 8, so the game ends."
+            capped = rules.max_per_move is not None and rules.max_per_move < 2  # every set adding up to 8 is 2+ tiles
+            text = (f"With {board_label(five)} open no legal action takes a roll of 8"
+                    + (f" (at most {plural(rules.max_per_move, 'tile')} a roll, and no open tile is 8)" if capped
+                       else "") + ", so the game ends.")
         part.add(s.finding("example-action", text, kind="text"))
     return part
 
@@ -398,8 +402,8 @@ def advice_part(rules: Rules) -> Part:
     optimum = table.cell("optimal_sum", "expected_sum_left", play="optimal play")
     more = table.cell("percent_more", "percent_more", play="fewer tiles, higher numbers first")
     within = s.quiet(more).value <= RULE_OF_THUMB_PERCENT
-    judged = (f"within the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose: the advice holds, as advice"
-              if within else f"more than the {RULE_OF_THUMB_PERCENT:g}% a rule of thumb may lose")
+    standard = f"the {RULE_OF_THUMB_PERCENT:g}% of the optimum a rule of thumb may lose (the report's standard)"
+    judged = f"within {standard}: the advice holds, as advice" if within else f"more than {standard}"
     if s.holds(derived("rule_against_optimal", "relation", left, optimum), "==", "the same"):
         s.quiet(more, optimum)
         compared = (f"{s(left, number(3))} on average, as optimal play does: "

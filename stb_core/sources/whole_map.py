@@ -114,11 +114,26 @@ def own_variant(rules: Rules) -> str:
     return next(v for v in variants_of(rules) if variant_rules(rules, v) == rules)
 
 
-def variant_name(rules: Rules, variant: str) -> str:
-    """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``."""
+def variant_name(rules: Rules, variant: str, *, why: bool = True) -> str:
+    """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``; an option of the
+    variant that changes nothing on this run's board says so (a cap where a move shuts one tile), unless ``why`` is
+    False (a figure's alt text, beside the table that says it)."""
     if variant == THIS_RUN:
         return "this run's rules"
-    return VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+    if not why:
+        return VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+    inert = variant_rules(rules, variant).inert()
+    why: dict[str, list[str]] = {}
+    for option in (o for o in VARIANTS[variant][0] if o in inert):
+        why.setdefault(inert[option], []).append(MOOT_WORDS[option])
+    moot = [f"{listing(names)} change{'s' if len(names) == 1 else ''} nothing here: {reason}"
+            for reason, names in why.items()]
+    name = VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+    return name + (f" ({'; '.join(moot)})" if moot else "")
+
+
+MOOT_WORDS = {"one_die": "its one-die rule", "one_die_forced": "forcing the die", "max_per_move": "its cap",
+              "win_at_most": "its threshold"}  # a variant's option, named where it changes nothing
 
 
 # -- section 1: variants x objectives -----------------------------------------------------------------------------
@@ -183,7 +198,7 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
             value = variants.fact(f"p_win_{variant}_{n}", "value", "value",
                                   [("variant", "==", variant), ("tiles", "==", n), ("objective", "==", "win"),
                                    ("policy", "==", "optimal")])
-            shown.append(f"{variant_name(rules, variant)}, {tiles_range(n)}: {s(value, percent(2))}")
+            shown.append(f"{variant_name(rules, variant, why=False)}, {tiles_range(n)}: {s(value, percent(2))}")
     part.add(s.finding("variants-alt", "Dot plot: one row per rule variant, one marker per board size; "
                                        + "; ".join(shown) + ".", kind="alt"))
     forced = part.table("one-die-allowed-or-forced", allowed_or_forced(variants.frame))
@@ -473,7 +488,12 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
     order = [("lines", "asc"), ("loss", "asc"), ("card", "asc")] if close else \
         [("loss", "asc"), ("lines", "asc"), ("card", "asc")]
     pick = {c: cards.fact(f"card_{c}", c, "first", within if close else target, order)
-            for c in ("card", "value", "optimal_value", "loss_percent")}
+            for c in ("card", "value", "optimal_value", "loss_percent", "lines", "loss")}
+    band = abs(pick["loss"].value) * VALUE_RTOL
+    ties = cards.count("card_ties", [*(within if close else target), ("lines", "==", s.quiet(pick["lines"]).value),
+                                     ("loss", ">=", s.quiet(pick["loss"]).value - band),
+                                     ("loss", "<=", pick["loss"].value + band)])
+    tie = f" (the first by name of {s(ties, integer)} cards as short and as good)" if s.holds(ties, ">", 1) else ""
     show = goal_value(card_objective)
     margin = "that plays optimally" if margin_percent == 0 else f"within {margin_percent:g}% of the optimum"
     how = (f"the simplest {margin} for {named(card_objective)}" if close else
@@ -482,9 +502,10 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
     if s.holds(cards.fact("largest_loss", "loss", "max", target), "==", 0):  # every card plays to the optimum
         s.quiet(pick["value"], pick["loss_percent"])
         text = (f"No card can do better or worse here: the optimum for {named(card_objective)} is "
-                f"{s(pick['optimal_value'], show)}, and every card's is too; the simplest is “**{s(pick['card'])}**”.")
+                f"{s(pick['optimal_value'], show)}, and every card's is too; the simplest is “**{s(pick['card'])}**”"
+                f"{tie}.")
     else:
-        text = (f"The recommended card — {how} — is “**{s(pick['card'])}**”: {s(pick['value'], show)} against the "
+        text = (f"The recommended card — {how} — is “**{s(pick['card'])}**”{tie}: {s(pick['value'], show)} against the "
                 f"optimum's {s(pick['optimal_value'], show)}, a loss of {s(pick['loss_percent'], share(3))} of the "
                 f"optimum.")
     part.add(s.finding("recommended-card", text))
@@ -620,7 +641,7 @@ def final_sum_table(rules: Rules, objective="remaining-sum") -> pd.DataFrame:
     the full board's (0 where it never happens); the sum is the game's score (on Double Shutter the front row counts
     double)."""
     rows = []
-    for variant in VARIANTS:
+    for variant in variants_of(rules):
         game = variant_rules(rules, variant)
         dist = final_sum_distribution(game, objective)
         for s in range(game_of(game).worst_score + 1):
@@ -634,19 +655,21 @@ def endings_part(rules: Rules) -> Part:
     endings = part.table("final-sum-distribution", final_sum_table(rules))
     s = Sentence()
     base = endings.cell("shut_all_dice", "probability", variant="all-dice", final_sum=0)
-    one_die = ("high-shut", "pub-allowed", "pub-forced", "two-per-roll")
-    low = endings.fact("shut_one_die_lowest", "probability", "min",
-                       [("variant", "in", one_die), ("final_sum", "==", 0)])
-    high = endings.fact("shut_one_die_highest", "probability", "max",
-                        [("variant", "in", one_die), ("final_sum", "==", 0)])
-    spread = (f"from {s(low, percent(2))} to {s(high, percent(2))}" if not no_loss(high.value - low.value) else
-              f"{s(low, percent(2))}")
-    part.add(s.finding("endings-alt", f"{len(VARIANTS)} small bar charts of the final-sum distribution, one per rule "
+    variants = variants_of(rules)
+    one_die = tuple(v for v in variants if variant_rules(rules, v).has_one_die_rule)
+    spread = ""
+    if one_die:  # with one die there is no one-die rule to compare
+        low, high = (endings.fact(f"shut_one_die_{end}", "probability", agg, [("variant", "in", one_die),
+                                                                               ("final_sum", "==", 0)])
+                     for end, agg in (("lowest", "min"), ("highest", "max")))
+        apart = not no_loss(high.value - low.value)
+        shown = f"from {s(low, percent(2))} to {s(high, percent(2))}" if apart else s(low, percent(2))
+        spread = f" and {shown} under the variants with a one-die rule"
+    part.add(s.finding("endings-alt", f"{len(variants)} small bar charts of the final-sum distribution, one per rule "
                                       f"variant; every tile shut (sum 0) has probability {s(base, percent(2))} with "
-                                      f"{variant_name(rules, 'all-dice')} and {spread} under the variants with a "
-                                      f"one-die rule.", kind="alt"))
+                                      f"{variant_name(rules, 'all-dice')}{spread}.", kind="alt"))
     wide = endings.frame.pivot(index="final_sum", columns="variant_name", values="probability")
-    part.shown["endings-wide"] = wide[[variant_name(rules, v) for v in VARIANTS]].reset_index()
+    part.shown["endings-wide"] = wide[[variant_name(rules, v) for v in variants]].reset_index()
     return part
 
 
@@ -894,8 +917,11 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
                        for end, order in (("first", "asc"), ("last", "desc")))
         sum_first, sum_last = (table.fact(f"sum_{end}_{d}", "expected_remaining_sum", "first", where,
                                           [("tiles", order)]) for end, order in (("first", "asc"), ("last", "desc")))
-        trends.append(f"{dice_words(d, rules.sides)}: the chance of winning goes from {s(first, percent(2))} at 1 "
-                      f"tile to {s(last, percent(2))} at {plural(max_tiles, 'tile')}, the expected sum left from "
+        chance = (f"the chance of winning is {s(first, percent(2))} at every size" if s.holds(
+            derived(f"p_win_flat_{d}", "equal", first, s.quiet(last)), "==", True) else
+            f"the chance of winning goes from {s(first, percent(2))} at 1 tile to {s(last, percent(2))} at "
+            f"{plural(max_tiles, 'tile')}")
+        trends.append(f"{dice_words(d, rules.sides)}: {chance}, the expected sum left from "
                       f"{s(sum_first, number(2))} to {s(sum_last, number(2))}")
     part.add(s.finding("more-tiles-alt", "Two line charts against the number of tiles; " + "; ".join(trends) + ".",
                        kind="alt"))

@@ -335,7 +335,7 @@ def tiles_of(rules, *sizes: int) -> str:
     """The boards a run plays, in words: ``tiles 1–9`` (``tiles 1–9 and 1–10`` for each of ``sizes``; default the
     run's), and on Double Shutter ``tiles 1–5 of a Double Shutter`` (the front row's tiles)."""
     first, *more = dict.fromkeys(sizes or (rules.tiles,))
-    text = tiles_range(first) + "".join(f" and 1–{n}" for n in more)
+    text = tiles_range(first) + "".join(f" and {'tile 1' if n == 1 else f'1–{n}'}" for n in more)
     return text + (" of a Double Shutter" if rules.layout == "double-shutter" else "")
 
 
