@@ -224,7 +224,8 @@ def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
         actions = replayed.fact("actions", "move", "list")
         last = replayed.fact("last_left", "open_after", "first", order=[("turn", "desc")])
         won = Rules.is_won(rules, sum(int(t) for t in re.findall(r"\d+", last.value)))
-        text = (f"The engine's actions for {rolls} are {s(actions, lambda v: '; '.join(x or '–' for x in v))}"
+        text = (f"The engine's actions for {rolls} are "
+                f"{s(actions, lambda v: '; '.join(x or 'none (no legal action)' for x in v))}"
                 + (f", and {winning(rules).done}" if won else f", leaving {s(last)} open"))
         if s.holds(turns, "<", len(SOURCE_ROLLS)):
             text += f" after {s(turns, integer)} of them"
@@ -256,6 +257,9 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
                   f"lies between {s(low, number(2))} and {s(high, number(2))}")
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
                 f"expected cost {spread} ({positive}).")
+        if won_at_start(s, rules):  # every state is won: its cost is its own sum, and no game reaches another
+            text += (" Here every state is already won, so its expected cost is its own sum, and a game never leaves "
+                     "the full board: the pattern is arithmetic, not play.")
         trend_words = ("the expected cost rises with the mean open tile" if always else
                        "the expected cost tends to rise with the mean open tile" if rises else
                        "the expected cost does not always rise with the mean open tile")
