@@ -147,15 +147,19 @@ class Scores:
 
 
 def final_scores(rules: Rules, scoring: str) -> Scores:
-    """Rank the scores of every board a turn can end on (reachable, not won), lowest first."""
+    """Rank the scores of every board a turn can end on (reachable from the full board, not won), lowest first.
+    A board no turn can reach may score what no reachable board does: it takes the rank of the nearest reachable
+    score at or above its own (the worst, above them all), so a seat's values there are not the game's -- only the
+    boards a turn can reach are (every statement of the report reads those)."""
     game = game_of(rules)
     finished = get_objective(SCORING_OBJECTIVES[scoring]).utility(game, game.playing)  # whole numbers, as floats
     score = dict(zip(game.playing.tolist(), (int(u) for u in finished.tolist()), strict=True))
     values = sorted({score[int(b)] for b in reachable_boards(rules, include_won=False)})
-    position = {v: i for i, v in enumerate(values)}
     rank = np.full(rules.states, -1, dtype=np.int64)
-    for board, value in score.items():
-        rank[board] = position.get(value, -1)
+    if values:
+        boards = np.array(list(score), dtype=np.int64)
+        at = np.searchsorted(values, np.array(list(score.values())))  # exact where the score is ranked
+        rank[boards] = np.minimum(at, len(values) - 1)
     return Scores(rank, values)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import cache
+from types import SimpleNamespace
 
 from reference import dice_options, is_won, moves, outcomes, positions, reference_play, value_of, weight_of
 
@@ -32,6 +33,20 @@ def score(rules: Rules, open_tiles: frozenset, scoring: str) -> int:
 
 def reference_round(rules: Rules, players: int, scoring: str, shut_pays, plays: dict | None = None,
                     tie_break: str = "canonical") -> dict:
+    payoff, win, shut, split = _recursion(rules, players, scoring, shut_pays, plays, tie_break).round_from(())
+    return {"expected_payoff": list(payoff), "p_win": list(win), "p_shut": list(shut), "p_tie": split}
+
+
+def first_seat_value(rules: Rules, players: int, scoring: str, shut_pays):
+    """The first seat's expected winnings standing on any board at its turn (every board, reached or not), every
+    seat playing for the stakes: ``value(board)``."""
+    turn = _recursion(rules, players, scoring, shut_pays, None, "canonical").turn
+    return lambda board: turn((), frozenset(board))[0][0]
+
+
+def _recursion(rules: Rules, players: int, scoring: str, shut_pays, plays: dict | None, tie_break: str):
+    """The round's recursion: ``round_from(scores)`` when a seat starts its turn, ``turn(scores, board)`` within
+    it; each returns (payoffs, wins, shuts, split)."""
     x = Fraction(shut_pays)
     fixed = {seat - 1: reference_play(rules, objective, policy, tie_break)
              for seat, (objective, policy) in (plays or {}).items()}
@@ -97,5 +112,4 @@ def reference_round(rules: Rules, players: int, scoring: str, shut_pays, plays: 
                          add(total[2], result[2], p * c), total[3] + p * c * result[3])
         return total
 
-    payoff, win, shut, split = round_from(())
-    return {"expected_payoff": list(payoff), "p_win": list(win), "p_shut": list(shut), "p_tie": split}
+    return SimpleNamespace(round_from=round_from, turn=turn)

@@ -673,6 +673,7 @@ def best_seat_by_its_winnings(record, tables, values, rules):
 
 @given(values=parameter_sets("07-pub-game"))
 @example(values=case("07-pub-game", shut_pays=2.5))
+@example(values=case("07-pub-game", tiles=5, dice=1, sides=4, shut_pays=1.0, players=2, max_players=2))  # board 5 shut
 @example(values=case("07-pub-game", tiles=3, players=3, max_players=3, one_die="sum-le-3"))  # the seats' tables,
 @example(values=case("07-pub-game", tiles=2, layout="double-shutter", max_players=3, win_at_most=1))  # by recursion
 @settings(AUDIT, max_examples=examples(6))
@@ -794,11 +795,18 @@ def luck_share_by_the_games(record, tables, values, rules):
         if games["outcome"].std() > 0 and games["luck"].std() > 0:
             assert same(summary.loc[play, "luck_r2"], games["outcome"].corr(games["luck"]) ** 2), play
         assert abs(games["luck"].mean() - summary.loc[play, "mean_luck"]) < 1e-9
+    start = float(tables["bounds"].set_index("play").loc["optimal", "value"])  # the full board's value: every start
+    for game in tables["game-luck"].itertuples():  # the identity the sentence states, in the games exported
+        if "start plus the luck" in record["text"] and game.loss == 0:
+            assert abs(start + game.luck - game.outcome) < 1e-9, game
+        if "start minus the luck" in record["text"] and game.loss == 0:
+            assert abs(start - game.luck - game.outcome) < 1e-9, game
 
 
 @given(values=parameter_sets("09-luck-and-skill"))
 @example(values=case("09-luck-and-skill", tiles=1, dice=1, sides=2, one_die="high-shut", objective="remaining-sum"))
 @example(values=case("09-luck-and-skill", tiles=2, dice=1, sides=3, objective="win"))
+@example(values=case("09-luck-and-skill", tiles=5, sides=4, objective="remaining-sum"))  # start minus the luck
 @example(values=case("09-luck-and-skill", tiles=1, dice=1, sides=2, win_at_most=3, layout="double-shutter",
                      objective="remaining-sum"))  # won before the first roll
 @settings(AUDIT, max_examples=examples(6))

@@ -190,9 +190,11 @@ def test_every_game_s_luck_and_loss_add_up_to_its_outcome_and_a_gap_is_caught():
     from stb_core.sources.luck_and_skill import games_table, identity_checks
 
     _, summary = games_table(Rules(tiles=6), "remaining-sum", 300, 4)
-    assert [holds for _, _, holds in identity_checks(summary)] == [True] * len(summary)
+    checks = identity_checks(summary, "remaining-sum")
+    assert [holds for _, _, holds in checks] == [True] * len(summary)
+    assert all("start − luck + loss = outcome" in claim for claim, _, _ in checks)  # a sum left: luck lowers it
     broken = summary.assign(identity_error=summary["identity_error"] + 1e-6)
-    assert not any(holds for _, _, holds in identity_checks(broken))
+    assert not any(holds for _, _, holds in identity_checks(broken, "remaining-sum"))
 
 
 def test_a_far_simulation_is_still_an_engine_error():

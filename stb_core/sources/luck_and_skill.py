@@ -19,6 +19,7 @@ from ..choice import NO_LOSS, no_loss, same_value
 from ..hindsight import HINDSIGHT_MAX_TILES, hindsight, hindsight_refusal
 from ..luck import analyse, luck_of_games, parse_record, record_of
 from ..monte_carlo import narrate_game
+from ..objectives import get_objective
 from ..rules import Rules, analysis_of
 from ..sweep import solve
 from ..valuation import evaluate
@@ -283,7 +284,8 @@ def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str,
     if exact:
         text += (f" For {listing([NAMES[n] for n in exact])}, which never lose"
                  f"{'s' if len(exact) == 1 else ''} anything, it is 100% by definition, not a measurement: the "
-                 "outcome is the start plus the luck, exactly.")
+                 f"outcome is the start {'plus' if get_objective(objective).sense > 0 else 'minus'} the luck, "
+                 "exactly.")
     if unknown:
         spreads = [s(table.cell(f"sd_outcome_{n}", "sd_outcome", play=n), changes(objective)[0]) for n in unknown]
         which = listing([f"{NAMES[n]} (an outcome spread of {x})" for n, x in zip(unknown, spreads, strict=True)])
@@ -312,10 +314,17 @@ def hoeffding(spread: float, games: int, alpha: float) -> float:
 IDENTITY_GAP = 1e-9  # a game's start + luck - loss may miss its outcome by this much: float rounding, no more
 
 
-def identity_checks(summary: pd.DataFrame) -> list[tuple[str, str, bool]]:
+def identity_words(objective: str) -> str:
+    """The luck identity in the objective's direction: ``start + luck − loss = outcome`` where more is better,
+    ``start − luck + loss = outcome`` for a sum left (luck and loss are counted in the player's favour and
+    against it)."""
+    return "start + luck − loss = outcome" if get_objective(objective).sense > 0 else "start − luck + loss = outcome"
+
+
+def identity_checks(summary: pd.DataFrame, objective: str) -> list[tuple[str, str, bool]]:
     """For each way of playing, the identity ``start + sense (luck - loss) = outcome`` in every one of its games:
     ``(claim, the largest gap, whether it holds within IDENTITY_GAP)``."""
-    return [(f"{row.play_name}: start + luck − loss = outcome in every game", f"largest gap {row.identity_error:.0e}",
+    return [(f"{row.play_name}: {identity_words(objective)} in every game", f"largest gap {row.identity_error:.0e}",
              bool(row.identity_error < IDENTITY_GAP)) for row in summary.itertuples()]
 
 

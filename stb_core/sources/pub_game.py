@@ -43,7 +43,7 @@ from ..players import (
 )
 from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
-from ..valuation import final_sum_distribution
+from ..valuation import final_sum_distribution, reachable_boards
 from .findings import Part, Sentence, Table, derived, parameter, won_at_start
 from .words import a_roll, apart, counted, listing, minus, number, percent, play_name, points, winning
 
@@ -447,11 +447,13 @@ SOLO = {"sum": "the least expected sum", "digits": "the least expected digit sco
 
 def first_seat_part(rules: Rules, seats: Part) -> Part:
     """Where the first seat's best move differs from solo play for the least expected score of the round's
-    scoring (the sum left, or the digit score)."""
+    scoring (the sum left, or the digit score), on the boards a turn can reach (a seat's values hold there:
+    :func:`stb_core.players.final_scores`)."""
     part = Part()
     result = seats["result"]
     first = result.seat_solution(1)
     changes = choice_disagreements(first, solve(rules, SCORING_OBJECTIVES[result.game.scoring]))
+    changes = changes[changes["board_mask"].isin(reachable_boards(rules, include_won=False))]
     table = part.table("strategy-changes", changes.sort_values("loss_for_a", ascending=False, kind="stable")
                        .reset_index(drop=True))
     s = Sentence()
@@ -460,7 +462,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
-                f"{s(count, counted('(board, roll) pair'))} (on every board, reached or not). The "
+                f"{s(count, counted('(board, roll) pair'))} (on the boards a turn can reach). The "
                 f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     elif won_at_start(s, rules):
