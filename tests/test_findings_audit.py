@@ -732,9 +732,13 @@ def variants_of_print_are_the_reference(record, tables, values, rules):
         if row.variant == "thai":
             spec["dice"] = min(rules.dice, 2)
         game = replace(rules, **spec)
-        if game.has_one_die_rule:
-            assert "one die allowed" in row.rules and "forced" not in row.rules, row
-        assert ("one tile a roll" in row.rules) == (row.variant == "thai"), row
+        assert bool(row.won_at_start) == is_won(game, frozenset(positions(game))), row
+        if is_won(game, frozenset(positions(game))):  # no roll is thrown: the rules of play are not described
+            assert "won before the first roll" in row.rules and "one die" not in row.rules, row
+        else:
+            if game.has_one_die_rule:
+                assert "one die allowed" in row.rules and "forced" not in row.rules, row
+            assert ("one tile a roll" in row.rules) == (row.variant == "thai"), row
         if len(positions(game)) <= 8:
             assert same(row.p_win, float(reference_value(game, "win"))), row.variant
             assert same(row.expected_score, float(reference_value(game, "remaining-sum"))), row.variant

@@ -341,6 +341,9 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("source-statements", "boards"): ("boards the statement covers", COUNT),
     ("one-move-boards", "reached"): ("whether a game from the full board can reach the board (some rolls and legal "
                                      "moves lead there)", FLAG),
+    ("roll-counts", "p_win"): ("the chance of winning of this way of playing", P),
+    ("variants", "won_at_start"): ("whether the variant's game is won before the first roll (its tiles add up to the "
+                                   "threshold or less)", FLAG),
     ("largest-tile-exceptions", "reached"): ("whether a game from the full board can reach the state (some rolls "
                                              "and legal moves lead there)", FLAG),
     ("value-and-contrast", "boards"): ("boards the solve values that can arise in a game (on a Double Shutter, no "

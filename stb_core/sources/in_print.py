@@ -273,13 +273,15 @@ def variant_name(rules: Rules, key: str) -> str:
 def variants_table(rules: Rules) -> pd.DataFrame:
     """Each variant: its rules in words, the chance of shutting the box with perfect play, the least expected
     score (the sum left; Double Shutter's front row counting double), the least expected digit score (one row of
-    up to 12 tiles, else empty) and how many rolls a game played for the win lasts on average."""
+    up to 12 tiles, else empty), how many rolls a game played for the win lasts on average, and whether the game is
+    won before the first roll."""
     rows = []
     for key in VARIANTS:
         game, name = variant_rules(rules, key), variant_name(rules, key)
         win = solve(game, "win")
         digits = float(solve(game, "digits").value()) if game.layout == "row" and game.tiles <= 12 else np.nan
-        rows.append({"variant": key, "variant_name": name, "rules": game.describe(), "p_win": float(win.value()),
+        rows.append({"variant": key, "variant_name": name, "rules": game.describe(),
+                     "won_at_start": game.won_at_start, "p_win": float(win.value()),
                      "expected_score": float(solve(game, "remaining-sum").value()), "expected_digits": digits,
                      "expected_rolls": float(expected_rolls(win))})
     return pd.DataFrame(rows)
@@ -320,8 +322,11 @@ def variants_sentence(rules: Rules, table, s: Sentence) -> str:
                 f"{s(best_p, percent(0))} in each.")
     if s.holds(tied, ">", 1):
         names = table.fact("best_variant_names", "variant_name", "list", level, [("p_win", "desc")])
+        before = table.count("best_won_at_start", [*level, ("won_at_start", "==", True)])
+        why = (f" ({'all' if s.holds(before, '==', tied.value) else s(before, integer)} of them won before the first "
+               f"roll)" if s.holds(before, ">", 0) else "")
         lead = (f"Of these variants, {s(tied, counted('variant', words=True))} give perfect play the same best "
-                f"{winning(rules).axis}, {s(best_p, percent(2))}: {s(names, quoted)}")
+                f"{winning(rules).axis}, {s(best_p, percent(2))}{why}: {s(names, quoted)}")
     else:
         lead = (f"Of these variants, {s(best)} gives perfect play the best {winning(rules).axis}, "
                 f"{s(best_p, percent(2))}")
@@ -334,9 +339,17 @@ def variants_sentence(rules: Rules, table, s: Sentence) -> str:
     for key, fact in (("classic", classic), ("thai", thai)):
         if key in leading:  # among the best, named there
             s.quiet(fact)
-    moved = (f" Every variant but the Thai style shuts {OPTIONS['moves'].short('sum')}, not this run's move rule "
-             f"({OPTIONS['moves'].short(rules.moves)})." if rules.moves != PRINTED_BASE["moves"] else "")
+    thrown = " where a roll is thrown" if table.frame["won_at_start"].any() else ""
+    moved = (f" Every variant but the Thai style shuts {OPTIONS['moves'].short('sum')}{thrown}, not this run's move "
+             f"rule ({own_move_rule(rules)})." if rules.moves != PRINTED_BASE["moves"] else "")
     return lead + ("; " + ", and ".join(clauses) if clauses else "") + "." + moved
+
+
+def own_move_rule(rules: Rules) -> str:
+    """The run's move rule in a few words, for its dice: with one die there is no sum to take."""
+    if rules.moves == "die-or-sum" and rules.dice == 1:
+        return "Thai style: one tile, equal to the die"
+    return OPTIONS["moves"].short(rules.moves)
 
 
 # -- the literature's heuristics ------------------------------------------------------------------------------
@@ -405,11 +418,13 @@ def heuristics_part(rules: Rules) -> Part:
 # -- how long a game lasts -------------------------------------------------------------------------------------
 def roll_counts_table(rules: Rules) -> pd.DataFrame:
     """The chance that a game lasts each number of rolls (the last, the one that finds no move, included), under
-    optimal play for the win and two rules of thumb."""
+    optimal play for the win and two rules of thumb, each with its chance of winning."""
     rows = []
     for name in ("optimal", "largest-tile", "random"):
-        for n, p in roll_count_distribution(evaluate(rules, "win", name)).items():
-            rows.append({"policy": name, "policy_name": NAMES[name], "rolls": n, "probability": float(p)})
+        played = evaluate(rules, "win", name)
+        for n, p in roll_count_distribution(played).items():
+            rows.append({"policy": name, "policy_name": NAMES[name], "rolls": n, "probability": float(p),
+                         "p_win": float(played.value())})
     return pd.DataFrame(rows)
 
 
@@ -436,8 +451,11 @@ def length_part(rules: Rules) -> Part:
         s.quiet(likeliest, its_p)
         text = "Played for the win, every game is over before the first roll."
     else:
-        text = (f"Played for the win, a game most often lasts {s(likeliest, counted('roll'))} "
-                f"({s(its_p, percent(1))} of games) and never more than {s(longest, counted('roll'))}.")
+        never = s.holds(counts.fact("optimal_p_win", "p_win", "max", optimal), "==", 0)
+        lead = ("No way of playing wins here, so play for the win is its tie-break alone (the lowest tiles first): a "
+                "game" if never else "Played for the win, a game")
+        text = (f"{lead} most often lasts {s(likeliest, counted('roll'))} ({s(its_p, percent(1))} of games) and never "
+                f"more than {s(longest, counted('roll'))}.")
     part.add(s.finding("length", text))
     part.add(tiles_open_finding(tiles))
     return part
@@ -451,7 +469,7 @@ def tiles_open_finding(tiles):
     stays_p = tiles.fact("stays_open_p", "p_open", "max", at_end)
     top = [*at_end, ("p_open", ">=", stays_p.value - 1e-12)]  # as the CSV writes it: 14 digits
     stays = tiles.fact("stays_open", "tile", "list", top, [("position", "asc")])
-    names = s(stays, lambda v: listing([str(t) for t in v]))
+    names = s(stays, lambda v: listing([str(t) for t in v], most=len(v)))  # every one: a reader looks for them
     if s.holds(stays_p, ">=", 1 - 1e-12):  # every game: a sum of float chances may fall short of 1 by rounding
         text = (f"{'Tile' if len(stays.value) == 1 else 'Tiles'} {names} {'is' if len(stays.value) == 1 else 'are'} "
                 f"never shut: open at the end of every game.")

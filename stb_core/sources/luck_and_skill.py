@@ -104,8 +104,9 @@ def bounds_part(rules: Rules, objective: str) -> Part:
         text = (f"Perfect play {what} {s(optimal, show)}{' of games' if objective == 'win' else ' on average'}; a "
                 f"player who knew every throw in advance would {won.do + ' in' if objective == 'win' else 'leave'} "
                 f"{s(top, show)}, {beyond}. Of the distance from random play "
-                f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}: the rest is the "
-                f"dice.")
+                f"({s(random_, show)}) to that bound, perfect play covers {s(skill, share(1))}"
+                + (": the dice decide nothing more." if s.holds(skill, ">=", 100 - 1e-9) else
+                   ": the rest is the dice."))
         part.add(s.finding("bounds", text))
     else:
         worth = f"{winning(rules).does} in" if objective == "win" else "leaves on average"

@@ -125,9 +125,10 @@ def fair_bonus_table(rules: Rules, players=range(2, 5), scorings=None, tolerance
     never = solve(rules, "win").value() == 0  # no box is ever shut: no bonus is ever paid, none is fair or unfair
     for scoring in scorings or scorings_of(rules):
         for n in players:
-            if never:
-                rows.append({"scoring": scoring, "players": n, "fair_shut_pays": None, "exactly_even": False,
-                             "games_solved": 0})
+            if never:  # seat 1's winnings are the same whatever the bonus: even or not, once and for all
+                first = play(PubGame(rules, n, scoring, 0)).seats["expected_payoff"][0]
+                rows.append({"scoring": scoring, "players": n, "fair_shut_pays": None,
+                             "exactly_even": bool(abs(first) <= tolerance), "games_solved": 0})
                 continue
             fair = fair_shut_pays(PubGame(rules, n, scoring, 1), tolerance=tolerance, progress=progress)
             found = fair.shut_pays
@@ -395,8 +396,8 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     s = Sentence()
     below = table.fact("sum_below_one", "below_one", "all", [("scoring", "==", "sum")])
     if s.holds(table.fact("paid", "games_solved", "sum"), "==", 0):
-        text = (f"No box is ever shut in this game ({winning(rules).never}), so no bonus is ever paid and none "
-                f"changes a seat's winnings: there is no fair bonus to find.")
+        text = (f"No bonus is ever paid in this game: {winning(rules).never}, so no bonus changes a seat's winnings "
+                f"and there is no fair bonus to find.")
     elif s.holds(below, "==", True):
         text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
                 "bonus below 1).")
