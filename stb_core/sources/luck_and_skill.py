@@ -23,7 +23,7 @@ from ..objectives import get_objective
 from ..rules import Rules, analysis_of
 from ..sweep import solve
 from ..valuation import evaluate
-from .findings import Computed, Part, Sentence, Table, derived
+from .findings import Computed, Part, Sentence, Table, derived, won_at_start
 from .words import counted, goal_gap, goal_value, integer, listing, number, percent, points, share, winning
 
 PLAYERS = ("optimal", "highest-tile", "largest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "random",
@@ -85,11 +85,11 @@ def bounds_part(rules: Rules, objective: str) -> Part:
         if table.frame["skill_share"].isna().all():  # the bound is random play's value: every way is worth as much
             s.quiet(random_)
             nothing = objective == "win" and s.holds(top, "==", 0)  # no throws at all would win: nothing decides
+            why = ("the game is won before the first roll." if won_at_start(s, rules) else
+                   f"{winning(rules).never}, whatever the dice and the play." if nothing else
+                   "no way of playing does better than chance here.")
             part.add(s.finding("bounds", f"Perfect play is worth {s(optimal, show)}, as much as a random legal move "
-                                         f"and as knowing every throw in advance ({s(top, show)}): "
-                                         + (f"{winning(rules).never}, whatever the dice and the play."
-                                            if nothing else "no way of playing does better than chance here."),
-                               kind="text"))
+                                         f"and as knowing every throw in advance ({s(top, show)}): {why}"))
             return _with_alt(part, table, show)
         skill = table.cell("skill_share", "skill_share", play="optimal")
         won = winning(rules)
