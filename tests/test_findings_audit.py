@@ -412,7 +412,10 @@ def rule_loss_is_the_reference(record, tables, values, rules):
         rule = reference_value(rules, "win", "sequence-count")
         best = reference_value(rules, "win", "optimal")
         assert same(fact(record, "p_win_rule"), float(rule)) and same(fact(record, "p_win_optimal"), float(best))
-        assert ("loses nothing" in record["text"]) == (rule == best)
+        lost_nothing = "loses nothing" in record["text"] or "nothing to lose" in record["text"]
+        assert lost_nothing == (rule == best)  # said where the rule wins as often as optimal play, and only there
+        never_moves = best == 0 or is_won(rules, frozenset(positions(rules)))  # never won, or won before a roll
+        assert ("nothing to lose" in record["text"]) == never_moves
 
 
 @given(values=parameter_sets("01-sequence-counts"))

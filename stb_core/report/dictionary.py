@@ -342,6 +342,8 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("one-move-boards", "reached"): ("whether a game from the full board can reach the board (some rolls and legal "
                                      "moves lead there)", FLAG),
     ("roll-counts", "p_win"): ("the chance of winning of this way of playing", P),
+    ("variants", "no_effect"): ("what of the variant's rules changes nothing on this board, and why (empty: all of "
+                                "them count)", TEXT),
     ("variants", "won_at_start"): ("whether the variant's game is won before the first roll (its tiles add up to the "
                                    "threshold or less)", FLAG),
     ("largest-tile-exceptions", "reached"): ("whether a game from the full board can reach the state (some rolls "

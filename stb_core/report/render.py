@@ -68,13 +68,8 @@ def verdict_line(record: dict) -> str:
     if record["verdict"] == "not applicable":
         return ('<p class="stb-verdict-line">This run’s parameters are not the game of the published figures, so '
                 'none of them is judged on this page; the checks at the end list each one.</p>')
-    rows = record.get("checks", ())  # each claim's printed figures, and the run's own checks of its numbers
-    own = sum(r["kind"] not in ("figure", "statement") for r in rows)
-    also = (f" ({many(len(rows), 'row')} of checks at the end, {own} of them on this run's own numbers)" if own else
-            f" ({many(len(rows), 'row')} of checks at the end: each figure as printed)" if len(rows) > len(
-                record["claims"]) else "")
     return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{slug(record["verdict"])}">'
-            f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}{also}.</p>')
+            f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
 
 def _heading(notebook) -> str:
     for cell in notebook.cells:

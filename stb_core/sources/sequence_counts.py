@@ -310,8 +310,9 @@ def rule_losses(rules: Rules) -> pd.DataFrame:
     losses = decision_losses(rules, "win", "sequence-count")
     total = losses["weighted_loss"].sum()
     costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
-    costly = costly[["board", "decision", "dice", "roll", "reach", "p_roll", "policy_move", "optimal_move", "loss",
-                     "weighted_loss"]].rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
+    costly = costly[["board", "decision", "dice", "roll", "options", "reach", "p_roll", "policy_move",
+                     "optimal_move", "loss", "weighted_loss"]]
+    costly = costly.rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
     costly["share_of_loss"] = costly["weighted_loss"] / total if total > 0 else 0.0
     costly["cumulative_share"] = costly["share_of_loss"].cumsum().round(12)  # a long sum's last digits are noise
     costly.insert(0, "rank", np.arange(1, len(costly) + 1))

@@ -116,20 +116,26 @@ def own_variant(rules: Rules) -> str:
 
 def variant_name(rules: Rules, variant: str, *, why: bool = True) -> str:
     """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``; an option of the
-    variant that changes nothing on this run's board says so (a cap where a move shuts one tile), unless ``why`` is
-    False (a figure's alt text, beside the table that says it)."""
+    variant that changes nothing on this run's board says so (:func:`no_effect`), unless ``why`` is False (a
+    figure's label or alt text, beside the table that says it)."""
     if variant == THIS_RUN:
         return "this run's rules"
-    if not why:
-        return VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
-    inert = variant_rules(rules, variant).inert()
+    name = VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+    moot = no_effect(rules, variant) if why else ""
+    return f"{name} ({moot})" if moot else name
+
+
+def no_effect(rules: Rules, variant: str, tiles: int | None = None) -> str:
+    """What of a variant's rules changes nothing on this board (``tiles``, default the run's), and why: ``its cap
+    changes nothing here: a move shuts one tile`` (empty when all of them count)."""
+    if variant == THIS_RUN:
+        return ""
+    inert = variant_rules(rules, variant, tiles).inert()
     why: dict[str, list[str]] = {}
     for option in (o for o in VARIANTS[variant][0] if o in inert):
         why.setdefault(inert[option], []).append(MOOT_WORDS[option])
-    moot = [f"{listing(names)} change{'s' if len(names) == 1 else ''} nothing here: {reason}"
-            for reason, names in why.items()]
-    name = VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
-    return name + (f" ({'; '.join(moot)})" if moot else "")
+    return "; ".join(f"{listing(names)} change{'s' if len(names) == 1 else ''} nothing here: {reason}"
+                     for reason, names in why.items())
 
 
 MOOT_WORDS = {"one_die": "its one-die rule", "one_die_forced": "forcing the die", "max_per_move": "its cap",
@@ -146,16 +152,20 @@ def variants_table(rules: Rules, tiles=(9, 10), policies=("optimal", "worst")) -
                                                            SCORINGS_OF_SOURCES,
                                                            policies):
         game = variant_rules(rules, variant, n)
-        rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "tiles": n,
-                     "objective": objective, "value_name": value_name(objective), "policy": policy,
+        rows.append({"variant": variant, "variant_name": variant_name(rules, variant, why=False), "tiles": n,
+                     "no_effect": no_effect(rules, variant, n), "objective": objective,
+                     "value_name": value_name(objective), "policy": policy,
                      "value": float(evaluate(game, objective, policy).value())})
     return pd.DataFrame(rows)
 
 
 def variants_wide(variants: pd.DataFrame, names: dict) -> pd.DataFrame:
-    """The variants table one row per (variant, tiles), a column per objective and policy (for the page)."""
-    wide = variants.pivot_table(index=["variant_name", "tiles"], columns=["objective", "policy"], values="value",
-                                sort=False)
+    """The variants table one row per (variant, tiles), a column per objective and policy (for the page), a
+    variant's name saying what of it changes nothing on that board."""
+    named_rows = variants.assign(variant_name=[f"{n} ({why})" if isinstance(why, str) and why else n for n, why in
+                                               zip(variants["variant_name"], variants["no_effect"], strict=True)])
+    wide = named_rows.pivot_table(index=["variant_name", "tiles"], columns=["objective", "policy"], values="value",
+                                  sort=False)
     wide.columns = [f"{named(o)}, {p}" for o, p in wide.columns]
     return wide.reset_index()
 
@@ -645,7 +655,7 @@ def final_sum_table(rules: Rules, objective="remaining-sum") -> pd.DataFrame:
         game = variant_rules(rules, variant)
         dist = final_sum_distribution(game, objective)
         for s in range(game_of(game).worst_score + 1):
-            rows.append({"variant": variant, "variant_name": variant_name(rules, variant), "final_sum": s,
+            rows.append({"variant": variant, "variant_name": variant_name(rules, variant, why=False), "final_sum": s,
                          "probability": float(dist.get(s, 0))})
     return pd.DataFrame(rows)
 
@@ -669,7 +679,7 @@ def endings_part(rules: Rules) -> Part:
                                       f"variant; every tile shut (sum 0) has probability {s(base, percent(2))} with "
                                       f"{variant_name(rules, 'all-dice')}{spread}.", kind="alt"))
     wide = endings.frame.pivot(index="final_sum", columns="variant_name", values="probability")
-    part.shown["endings-wide"] = wide[[variant_name(rules, v) for v in variants]].reset_index()
+    part.shown["endings-wide"] = wide[[variant_name(rules, v, why=False) for v in variants]].reset_index()
     return part
 
 
