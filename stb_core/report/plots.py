@@ -179,7 +179,8 @@ def variants_value(table: pd.DataFrame, column: str = "value",
         part = table[table["tiles"] == n]
         ax.scatter(part[column], [y[v] for v in part["variant"]], marker=m, s=36,
                    color=[style.colour(v) for v in part["variant"]], edgecolor="black", linewidth=0.5, zorder=3)
-        ax.scatter([], [], marker=m, s=36, color="white", edgecolor="black", label=f"tiles 1–{n}")
+        ax.scatter([], [], marker=m, s=36, color="white", edgecolor="black",
+                   label="tile 1" if n == 1 else f"tiles 1–{n}")
     ax.set_yticks(list(y.values()), [labels[v] for v in y])
     ax.set_xlabel(xlabel)
     if column == "value" and table[column].max() <= 1:
