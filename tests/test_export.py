@@ -311,6 +311,7 @@ def test_an_out_folder_that_cannot_be_one_is_refused_in_one_line(built_rerun, tm
 KIT_STEPS = 1 + 2 * 2 + 2  # the journal, the folder and the zip each set aside and moved in, each old one removed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kill_after", range(1, KIT_STEPS + 1))
 def test_an_export_killed_after_any_step_leaves_a_whole_kit(built_rerun, tmp_path, kill_after):
     """The review's F2: a SIGKILL between two steps removed the published kit. Now the next export finishes what the
@@ -333,6 +334,7 @@ def test_an_export_killed_after_any_step_leaves_a_whole_kit(built_rerun, tmp_pat
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([run, f"{run}.zip"]), os.listdir(tmp_path)
 
 
+@pytest.mark.slow
 def test_two_exports_into_one_folder_take_turns(built_rerun, tmp_path):
     """The review's X3: two exports 3 s apart, one died on the other's staging folder. Now the second waits."""
     import os

@@ -98,6 +98,7 @@ def test_each_edge_s_price_is_what_a_point_of_winning_costs_in_sum():
     assert table["price"].iloc[-1] is None
 
 
+@pytest.mark.slow
 def test_the_classic_frontier_exactly():
     """Tiles 1–9, two dice: the exact frontier's corners are the reference's (about ten seconds each), and the
     README's sentence on it (its corners, the whole trade in winning and in sum) states the reference's numbers."""
