@@ -358,8 +358,10 @@ def final_board_columns(game: Game, dice: np.ndarray, sigma: np.ndarray, *, exac
     reach = np.full((game.states, columns), zero, dtype=dtype)
     ends = np.full((game.states, columns), zero, dtype=dtype)
     reach[game.full_board] = one
-    chance = {d: {r: (p if exact else float(p)) for r, p in game.chances(d, exact=True).items()}
-              for d in game.dice_counts}
+    chance = np.full((max(game.dice_counts) + 1, catalogue.hi - catalogue.lo + 1), zero, dtype=dtype)
+    for d in game.dice_counts:  # chance[d, r - lo]: a roll coded r with d dice
+        for r, p in game.chances(d, exact=True).items():
+            chance[d, r - catalogue.lo] = p if exact else float(p)
     for k in range(game.positions, -1, -1):
         boards = game.levels.boards(k)
         mass = reach[boards]
@@ -370,8 +372,7 @@ def final_board_columns(game: Game, dice: np.ndarray, sigma: np.ndarray, *, exac
         mass[won] = zero
         rolled = dice[boards]
         for code in game.outcomes:
-            p = sum(np.where(rolled == d, chance[d].get(code, 0), 0) for d in game.dice_counts)
-            share = mass * p
+            share = mass * chance[rolled, code - catalogue.lo]
             index = sigma[boards, code - catalogue.lo]
             rows, cols = np.nonzero(index >= 0)
             if rows.size:

@@ -849,6 +849,10 @@ def test_every_chapter_is_audited():
     assert audited == {str(c.number) for c in CHAPTERS}
 
 
-@pytest.mark.parametrize("stem", [c.stem for c in CHAPTERS])
+LONG_DEFAULTS = {"06-whole-map", "07-pub-game"}  # 15-25 s each: their default runs are make test's
+
+
+@pytest.mark.parametrize("stem", [pytest.param(c.stem, marks=[pytest.mark.slow] if c.stem in LONG_DEFAULTS else [])
+                                  for c in CHAPTERS])
 def test_the_defaults_pass_the_audit(stem, tmp_path_factory):
     audit(stem, notebook_defaults(stem), tmp_path_factory)
