@@ -24,26 +24,12 @@ from .boards import pairs_on
 from .choice import VALUE_RTOL, same_value
 from .game import game_of
 from .rules import InputError, Rules
-from .sweep import Solution, solve
+from .sweep import Solution, judged_roll_values, solve
 from .valuation import evaluate, reach_probabilities
 
 
 class NegativeLossError(InputError):
     """A decision that loses less than nothing against the optimum: a sign error somewhere, never clipped."""
-
-
-def roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int) -> np.ndarray:
-    """``Q(S, r; pi_player)`` judged by ``judge``'s values: ``judge``'s ``V`` after ``player``'s move on each
-    board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal."""
-    values = np.asarray(judge.values, dtype=float)
-    out = np.asarray(judge.objective.values(game_of(judge.rules), boards), dtype=float).copy()
-    index, child, chance = player.transitions(boards, roll)
-    if index.size:
-        moved = np.zeros(boards.size, dtype=bool)
-        moved[index] = True
-        out[moved] = 0.0
-        np.add.at(out, index, np.asarray(chance, dtype=float) * values[child])
-    return out
 
 
 def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]:
@@ -95,8 +81,8 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
     for roll in game_of(rules).outcomes:
-        q_best[roll] = roll_values(optimal, optimal, playing, roll)
-        q_taken[roll] = roll_values(optimal, heuristic, playing, roll)
+        q_best[roll] = judged_roll_values(optimal, optimal, playing, roll)
+        q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll)
     dice_value = {d: sum(float(p) * q_best[r] for r, p in game_of(rules).chances(d, exact=True).items())
                   for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)

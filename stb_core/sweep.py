@@ -308,6 +308,20 @@ class Solution:
         return out
 
 
+def judged_roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int) -> np.ndarray:
+    """``Q(S, r; pi_player)`` judged by ``judge``'s values: ``judge``'s ``V`` after ``player``'s move on each
+    board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal."""
+    values = np.asarray(judge.values, dtype=float)
+    out = np.asarray(judge.objective.values(judge.game, boards), dtype=float).copy()
+    index, child, chance = player.transitions(boards, roll)
+    if index.size:
+        moved = np.zeros(boards.size, dtype=bool)
+        moved[index] = True
+        out[moved] = 0.0
+        np.add.at(out, index, np.asarray(chance, dtype=float) * values[child])
+    return out
+
+
 # -- which sweep, and the one path to a solution -----------------------------------------------------------------
 def choose_path(game: Game, exact: bool, path: str) -> str:
     """Which sweep runs: ``numpy`` (every case, exact included) or ``compiled`` (floats). ``auto`` takes the one
