@@ -123,13 +123,12 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     return table
 
 
-def choice_disagreements(a: Solution, b: Solution) -> pd.DataFrame:
-    """(board, roll) pairs a player can face (boards still in play whose dice can show the roll) where ``b``'s move
-    is worse for ``a``'s objective than
-    ``a``'s move (beyond the value tolerance): what each picks and what it costs each (in each one's units).
-    Both must be deterministic."""
+def choice_disagreements(a: Solution, b: Solution, boards: np.ndarray | None = None) -> pd.DataFrame:
+    """(board, roll) pairs -- on ``boards`` (default: every board still in play), for each roll their dice can
+    show -- where ``b``'s move is worse for ``a``'s objective than ``a``'s move (beyond the value tolerance): what
+    each picks and what it costs each (in each one's units). Both must be deterministic."""
     game = a.game
-    playing, label = game.playing, game.layout.label
+    playing, label = game.playing if boards is None else boards, game.layout.label
     va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
     frames = []
     for roll in game.outcomes:
@@ -173,11 +172,12 @@ def dice_choices_table(solution: Solution) -> pd.DataFrame:
                                        "largest_tile", "value_one_die", "value_all_dice", "best", "one_minus_all"])
 
 
-def tied_pairs(solution: Solution) -> int:
-    """How many (board, roll) pairs a player can face have two or more moves exactly as good for the
-    solution's objective (within the value tolerance in float runs): where the tie-break decides."""
+def tied_pairs(solution: Solution, boards: np.ndarray | None = None) -> int:
+    """How many (board, roll) pairs -- on ``boards`` (default: every board still in play), each roll their dice can
+    show -- have two or more moves exactly as good for the solution's objective (within the value tolerance in
+    float runs): where the tie-break decides."""
     rules = solution.rules
-    playing = game_of(rules).playing
+    playing = game_of(rules).playing if boards is None else boards
     values = solution.values
     count = 0
     for roll in game_of(rules).outcomes:

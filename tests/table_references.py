@@ -856,19 +856,19 @@ def card_against_highest(tables, values, rules):
     card = tables["card-vs-highest-tile"]["card"].iloc[0]
     ours = card_play(rules, values["card_objective"], card)
     rule = reference_play(rules, values["card_objective"], "highest-tile")
-    differ = sum(ours.move(b, o) != rule.move(b, o) for b in boards(rules) if not is_won(rules, b)
-                 for o in faced(rules, b) if moves(rules, b, o))
+    facing = reachable_states(rules)  # the boards a player can face: reached from the full board, still in play
+    differ = sum(ours.move(b, o) != rule.move(b, o) for b in facing for o in faced(rules, b) if moves(rules, b, o))
     assert int(tables["card-vs-highest-tile"]["pairs_playing_differently"].iloc[0]) == differ
     ours, rule = card_play(rules, "win", card), reference_play(rules, "win", "highest-tile")  # their dice for the win
-    dice = sum(ours.dice(b) != rule.dice(b) for b in boards(rules) if not is_won(rules, b))
+    dice = sum(ours.dice(b) != rule.dice(b) for b in facing)
     assert int(tables["card-vs-highest-tile"]["boards_rolling_other_dice"].iloc[0]) == dice
 
 
 def disagreements(tables, values, rules):
     win, low, high = (reference_play(rules, "win"), reference_play(rules, "remaining-sum"),
                       reference_play(rules, "win", "highest-tile"))
-    pairs = [(b, o) for b in boards(rules) if not is_won(rules, b) for o in faced(rules, b)
-             if len(moves(rules, b, o)) >= 2]
+    pairs = [(b, o) for b in sorted(reachable_states(rules), key=sorted) for o in faced(rules, b)
+             if len(moves(rules, b, o)) >= 2]  # the pairs a player can face
     rows, stakes = [], []
     for name, other in (("sum-optimal move", low), ("highest-tile move", high)):
         losses = []
@@ -913,9 +913,7 @@ def ties(tables, values, rules):
     for objective in ("win", "remaining-sum", "flipped-count"):
         play = reference_play(rules, objective)
         tied = 0
-        for b in boards(rules):
-            if is_won(rules, b):
-                continue
+        for b in reachable_states(rules):  # the boards a player can face
             for o in faced(rules, b):
                 after = [play.value(b - set(m)) for m in moves(rules, b, o)]
                 tied += len(after) >= 2 and after.count(objective_sense(objective) * max(

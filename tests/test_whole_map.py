@@ -74,10 +74,9 @@ def _brute_force_disagreements(rules: Rules) -> tuple[int, int]:
     from reference import moves as legal
     from reference import outcomes
 
-    for mask in range(rules.states):
-        board = frozenset(board_tiles(mask))
-        if sum(board) <= rules.win_at_most:
-            continue
+    from reference import reachable_states
+
+    for board in reachable_states(rules):  # the boards a player can face
         for roll in outcomes(rules, rules.dice):
             if len(legal(rules, board, roll)) >= 2:
                 choice += 1
@@ -95,8 +94,17 @@ def test_disagreements_counted_independently():
 
 
 def test_tie_breaks_share_the_value_and_count_the_ties():
-    table = tie_break_table(Rules()).set_index("objective")
-    assert table.loc["win", "tied_pairs"] == 39  # counted by the issue from an exact enumeration
+    """The classic game's tied pairs, counted over the boards a player can face from the reference's values (39 over
+    every board in play, unreachable ones included, as an earlier issue counted them)."""
+    from reference import moves, reachable_states
+    from table_references import faced
+
+    rules = Rules()
+    value, _, _ = reference_solver(rules, "win")
+    tied = sum(len(after) >= 2 and after.count(max(after)) >= 2 for b in reachable_states(rules)
+               for o in faced(rules, b) for after in [[value(b - set(m)) for m in moves(rules, b, o)]])
+    table = tie_break_table(rules).set_index("objective")
+    assert table.loc["win", "tied_pairs"] == tied
     assert (table.filter(like="value_").nunique(axis=1) == 1).all()
     spread = tie_break_distributions(Rules(), "win")
     assert spread[["canonical", "fewest-tiles", "most-tiles"]].sum().tolist() == pytest.approx([1, 1, 1], abs=1e-12)

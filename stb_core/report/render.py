@@ -69,7 +69,7 @@ def verdict_line(record: dict) -> str:
         return ('<p class="stb-verdict-line">This run’s parameters are not the game of the published figures, so '
                 'none of them is judged on this page; the checks at the end list each one.</p>')
     return (f'<p class="stb-verdict-line"><span class="stb-badge stb-{slug(record["verdict"])}">'
-            f'{html.escape(record["verdict"].capitalize())}</span> {tally(record)}.</p>')
+            f'{html.escape(record["verdict"].capitalize())}</span> — {tally(record)}.</p>')
 
 def _heading(notebook) -> str:
     for cell in notebook.cells:

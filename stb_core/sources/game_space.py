@@ -331,9 +331,11 @@ def optimal_strategy_part(part: Part, space: Part) -> None:
     if s.holds(choice, "==", 0):
         text = "No rival group offers a choice of moves: every move of this game is forced."
     elif s.holds(decisive, "==", 0):
-        text = (f"{s(choice, counted('rival group'))} {offer} a choice, and in none of them does the choice change "
-                f"the chance of winning ({s(decisive, integer)} decisive groups): each group's moves are all "
-                f"equally good.")
+        one = s.holds(choice, "==", 1)
+        none = "it does not change" if one else "in none of them does the choice change"
+        each = "its moves are" if one else "each group's moves are all"
+        text = (f"{s(choice, counted('rival group'))} {offer} a choice, and {none} the chance of winning "
+                f"({s(decisive, integer)} decisive groups): {each} equally good.")
     else:
         text = (f"{s(choice, counted('rival group'))} {offer} a choice; in {s(decisive, integer)} of them the "
                 f"choice changes the chance of winning. The optimal move in each")

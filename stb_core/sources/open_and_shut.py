@@ -316,11 +316,14 @@ def scores_part(rules: Rules, solved: dict) -> Part:
         compared = s.quiet(traditional, other, derived(f"{_key(scoring)}_against_traditional", "relation", other,
                                                        traditional))
         word = {"more": "more", "less": "less", "the same": "as much"}[compared.value]
-        others.append(f"{word} under {scoring} scoring ({s(other, share(2))})")
+        others.append((word, f"{scoring} scoring ({s(other, share(2))})"))
     if others:
+        words = {word for word, _ in others}
+        compared = (f"{others[0][0]} under both {others[0][1]} and {others[1][1]}" if len(others) == 2
+                    and len(words) == 1 else listing([f"{word} under {which}" for word, which in others], most=2))
         part.add(s.finding("scorings-compared", f"In per cent of the optimum, the highest-tile rule loses "
                                                 f"{s(traditional, share(2))} under traditional scoring, and "
-                                                + listing(others, most=2) + ".", kind="text"))
+                                                + compared + ".", kind="text"))
     return part
 
 
@@ -391,8 +394,9 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
         cells = "a cell listing tied moves" if s.holds(everything, "==", 1) else "all cells listing tied moves"
         listings = ("there is no exception at all" if s.holds(everything, "==", 0) else
                     f"{s(everything, counted('exception'))}, {cells}")
-        within = ("optimal" if tolerance == 0 else
-                  f"within {tolerance:g} points of the optimal move (the source's tie rule)")
+        whose = ("the source's tie rule" if tolerance == TIE_TOLERANCE else
+                 f"this run's tolerance; the source's is {TIE_TOLERANCE:g}")
+        within = "optimal" if tolerance == 0 else f"within {tolerance:g} points of the optimal move ({whose})"
         text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always {within} under "
                 f"traditional scoring ({listings}).")
     part.add(s.finding("exceptions", text))

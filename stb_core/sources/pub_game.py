@@ -332,7 +332,10 @@ def two_games_part(seats: Part) -> Part:
     s.quiet(advantage)
     part.add(s.finding("two-games", f"Who finishes lower: the first player wins {s(lower['first_wins'], percent(3))}, "
                                     f"ties {s(lower['tie'], percent(3))} and loses "
-                                    f"{s(lower['second_wins'], percent(3))}, so going second {going}{size}. For stakes "
+                                    f"{s(lower['second_wins'], percent(3))}, so going second {going}{size} (where "
+                                    f"the second player can no longer finish lower, every move is as good to it and "
+                                    f"it plays the lowest tiles first: that play splits those games between a tie "
+                                    f"and a win for the first). For stakes "
                                     f"the first player wins outright {s(staked['first_wins'], percent(2))} of rounds "
                                     f"and the second {s(staked['second_wins'], percent(2))}.", kind="text"))
     return part

@@ -27,7 +27,7 @@ from ..objectives import get_objective
 from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
-from ..valuation import evaluate, final_sum_distribution
+from ..valuation import evaluate, final_sum_distribution, reachable_boards
 from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, parameter, won_at_start
 from .words import (
     all_dice,
@@ -115,12 +115,15 @@ def own_variant(rules: Rules) -> str:
 
 
 def variant_name(rules: Rules, variant: str, *, why: bool = True) -> str:
-    """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``; an option of the
+    """How a variant reads, for these dice: ``two dice always``, ``one 12-sided die always``, ``won at 3 or less
+    left, two dice always`` (a variant without a one-die rule says so, beside those with one); an option of the
     variant that changes nothing on this run's board says so (:func:`no_effect`), unless ``why`` is False (a
     figure's label or alt text, beside the table that says it)."""
     if variant == THIS_RUN:
         return "this run's rules"
-    name = VARIANTS[variant][1] or f"{dice_words(rules.dice, rules.sides)} always"
+    options, name = VARIANTS[variant]
+    always = f"{dice_words(rules.dice, rules.sides)} always"
+    name = always if name is None else name if "one_die" in options else f"{name}, {always}"
     moot = no_effect(rules, variant) if why else ""
     return f"{name} ({moot})" if moot else name
 
@@ -572,7 +575,7 @@ def card_exceptions(part: Part, rules: Rules, card_objective: str) -> None:
     played, rule = evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile")
     versus = part.table("card-vs-highest-tile", pd.DataFrame([{
         "card": card.name, "pairs_playing_differently": pairs_playing_differently(played, rule),
-        "boards_rolling_other_dice": int((played.dice[played.game.playing] != rule.dice[rule.game.playing]).sum())}]))
+        "boards_rolling_other_dice": int((played.dice[facing(rules)] != rule.dice[facing(rules)]).sum())}]))
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
     dice = versus.cell("other_dice", "boards_rolling_other_dice", card=card.name)
@@ -594,13 +597,19 @@ def card_exceptions(part: Part, rules: Rules, card_objective: str) -> None:
     part.add(s.finding("card-exceptions", text, kind="text"))
 
 
+def facing(rules: Rules) -> np.ndarray:
+    """The boards a player can face: those a game from the full board can reach and is still playing on (every
+    count of section 4, 5 and 7 is over these, never over boards no game shows)."""
+    return reachable_boards(rules, include_won=False)
+
+
 def pairs_playing_differently(a, b) -> int:
-    """How many (board, roll) pairs a player can face (boards in play whose dice can show the roll) two deterministic
-    solutions of one game play different moves on."""
+    """How many (board, roll) pairs a player can face (:func:`facing`, each roll their dice can show) two
+    deterministic solutions of one game play different moves on."""
     game = a.game
-    playing = game.playing
-    facing = {code: playing[game.shows(playing, code)] for code in game.outcomes}
-    return sum(int((a.played(f, code) != b.played(f, code)).sum()) for code, f in facing.items())
+    playing = facing(a.rules)
+    shown = {code: playing[game.shows(playing, code)] for code in game.outcomes}
+    return sum(int((a.played(f, code) != b.played(f, code)).sum()) for code, f in shown.items())
 
 
 def plural_lines(count: int) -> str:
@@ -613,23 +622,23 @@ plural_lines.unit = "integer"
 
 # -- section 5: objectives disagree ---------------------------------------------------------------------------------
 def pairs_with_choice(rules: Rules) -> int:
-    """How many (board, roll) pairs a player can face (boards still in play whose dice can show the roll) offer two
+    """How many (board, roll) pairs a player can face (:func:`facing`, each roll their dice can show) offer two
     or more legal moves."""
     game = game_of(rules)
-    playing = game.playing
+    playing = facing(rules)
     return sum(int((game.legal(playing[game.shows(playing, code)], game.catalogue.of(code)).sum(axis=1) >= 2).sum())
                for code in game.outcomes if game.catalogue.of(code).size)
 
 
 def disagreement_summary(rules: Rules) -> pd.DataFrame:
     """How often the win-optimal move differs from the sum-optimal and the highest-tile move, over every
-    (board, roll) pair still in play with a choice, and what the differences cost."""
+    (board, roll) pair a player can face with a choice (:func:`facing`), and what the differences cost."""
     win, total = solve(rules, "win"), solve(rules, "remaining-sum")
     highest = evaluate(rules, "win", "highest-tile")
     pairs = pairs_with_choice(rules)
     rows = []
     for label, other in (("sum-optimal move", total), ("highest-tile move", highest)):
-        table = choice_disagreements(win, other)
+        table = choice_disagreements(win, other, facing(rules))
         rows.append({"compared with": label, "pairs with a choice": pairs, "pairs where it costs the win": len(table),
                      "share": len(table) / pairs if pairs else 0.0,
                      "largest loss of win probability": float(table["loss_for_a"].max()) if len(table) else 0.0})
@@ -639,7 +648,7 @@ def disagreement_summary(rules: Rules) -> pd.DataFrame:
 def disagreements_part(rules: Rules) -> Part:
     part = Part()
     part.table("disagreements", disagreement_summary(rules))
-    stakes = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"))
+    stakes = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"), facing(rules))
     part.table("win-vs-sum-stakes", stakes.sort_values("loss_for_a", ascending=False, kind="stable")
                .reset_index(drop=True))
     return part
@@ -691,7 +700,7 @@ def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFram
     rows, exact, with_choice = [], rules.positions <= EXACT_UP_TO, pairs_with_choice(rules)
     for objective in objectives:
         canonical = solve(rules, objective, exact=exact)
-        row = {"objective": objective, "tied_pairs": tied_pairs(canonical), "pairs_with_a_choice": with_choice}
+        row = {"objective": objective, "tied_pairs": tied_pairs(canonical, facing(rules)), "pairs_with_a_choice": with_choice}
         for name in TIE_BREAKS:
             row[f"value_{name}"] = float(solve(rules, objective, tie_break=name, exact=exact).value())
         rows.append(row)

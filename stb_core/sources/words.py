@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
@@ -44,6 +45,16 @@ def minus(s: str) -> str:
 
 
 # -- number formats ---------------------------------------------------------------------------------------
+SHOWN_DIGITS = 13  # significant digits of a float that stand for the decimal it was computed as (the rest is rounding)
+
+
+def fixed(value: float, spec: str) -> str:
+    """``format(value, spec)`` (a fixed-point spec such as ``,.2f``) of the decimal a float stands for: its first
+    :data:`SHOWN_DIGITS` significant digits, so a float's rounding does not decide a halfway case -- 1523/20000
+    summed to 0.0761499999999998 reads 7.62%, as 0.07615 does (halves to even, as Python's format does)."""
+    return format(Decimal(f"{value:.{SHOWN_DIGITS}g}"), spec) if abs(value) < 10**SHOWN_DIGITS else format(value, spec)
+
+
 def percent(decimals: int = 2) -> Callable:
     """A probability shown as a percentage: ``0.071432`` -> ``7.14%`` (true minus sign); a positive value too
     small for the decimals reads ``<0.01%`` rather than ``0.00%`` (a negative one ``>−0.01%``), a chance short of
@@ -57,7 +68,7 @@ def percent(decimals: int = 2) -> Callable:
             return "0%"
         if 100 - 0.5 * 10**-decimals <= value < 100 - DIFFERENCE_NOISE:  # not certain: never "100.0%"
             return f">{100 - 10**-decimals:.{decimals}f}%"
-        return below_shown(value, decimals, "%") or minus(f"{value:,.{decimals}f}%")
+        return below_shown(value, decimals, "%") or minus(fixed(value, f",.{decimals}f") + "%")
     show.unit = "percent"
     show.decimals = decimals
     return show
@@ -83,7 +94,7 @@ def points(decimals: int = 2, suffix: str = " pp", signed: bool = False) -> Call
         if not present(x):
             return ""
         value = 100 * float(x)
-        return below_shown(value, decimals, suffix, DIFFERENCE_NOISE) or minus(f"{format(value, spec)}{suffix}")
+        return below_shown(value, decimals, suffix, DIFFERENCE_NOISE) or minus(f"{fixed(value, spec)}{suffix}")
     show.unit = "pp" if suffix.strip() in ("pp", "percentage points") else "hundredths"
     show.decimals = decimals
     return show
@@ -98,7 +109,7 @@ def number(decimals: int = 4, signed: bool = False, gap: bool = False) -> Callab
         if not present(x):
             return ""
         tiny = below_shown(float(x), decimals, "", DIFFERENCE_NOISE / 100) if gap else None
-        return tiny or minus(format(float(x), spec))
+        return tiny or minus(fixed(float(x), spec))
     show.unit = "number"
     show.decimals = decimals
     return show
@@ -109,7 +120,7 @@ def compact(decimals: int = 3) -> Callable:
     def show(x) -> str:
         if not present(x):
             return ""
-        return minus(f"{float(x):,.{decimals}f}".rstrip("0").rstrip("."))
+        return minus(fixed(float(x), f",.{decimals}f").rstrip("0").rstrip("."))
     show.unit = "number"
     show.decimals = decimals
     return show
@@ -133,7 +144,7 @@ def share(decimals: int = 2) -> Callable:
     def show(x) -> str:
         if not present(x):
             return ""
-        return below_shown(float(x), decimals, "%", DIFFERENCE_NOISE) or minus(f"{float(x):,.{decimals}f}%")
+        return below_shown(float(x), decimals, "%", DIFFERENCE_NOISE) or minus(fixed(float(x), f",.{decimals}f") + "%")
     show.unit = "share"
     show.decimals = decimals
     return show
