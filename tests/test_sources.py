@@ -223,3 +223,20 @@ def test_head_to_head_and_playable_pairs_by_plain_recursion():
     pairs = sum(1 for k in range(rules.tiles + 1) for s in itertools.combinations(range(1, rules.tiles + 1), k)
                 for o in chances if moves(rules, frozenset(s), o))
     assert _measure(ours, "playable-pairs", rules.full_board) == pairs
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(one_die="sum-le-6"), Rules(one_die="sum-le-4"),
+                                   Rules(one_die="sum-le-3"), Rules(one_die="high-shut"), Rules(win_at_most=4),
+                                   Rules(max_per_move=1), Rules(tiles=12, one_die="sum-le-9", one_die_forced=True)],
+                         ids=str)
+def test_the_hand_formula_is_compared_only_on_the_source_s_game_from_4_5(rules):
+    """Chapter 5 sets the source's hand formula for P(win from {4, 5}) beside the run's exact chance only where the
+    game from {4, 5} is the source's: there the reference's chance is the classic game's (7/54). A one-die rule at 4
+    or 5 left open changes it (31/216 under one die at 6 or less, which the page once called the source's)."""
+    from reference import reference_value
+
+    from stb_core.sources.expected_cost import source_game_from_4_5
+
+    same = reference_value(rules, "win", open_tiles={4, 5}) == reference_value(Rules(), "win", open_tiles={4, 5})
+    assert not source_game_from_4_5(rules) or same
+    assert source_game_from_4_5(rules) or rules != Rules()

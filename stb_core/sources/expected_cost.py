@@ -349,16 +349,16 @@ def add_one_four_five_eight(part: Part, rules: Rules, cost: Solution) -> None:
 
 
 def source_game_from_4_5(rules: Rules) -> bool:
-    """Whether the game from {4, 5} is the source's: two six-sided dice always rolled there, a move adding up to
-    the roll, won only with every tile shut -- where its hand formula speaks of this game (a board with tiles 4
-    and 5)."""
+    """Whether the game from {4, 5} is the source's: two six-sided dice always rolled there and on every board it
+    can leave ({4}, {5}), a move adding up to the roll, won only with every tile shut -- where its hand formula
+    speaks of this game (a board with tiles 4 and 5)."""
     if rules.tiles < 5:
         return False
-    four_five = board_mask([4, 5])
-    plain = Rules(tiles=rules.tiles)
+    boards = [board_mask(tiles) for tiles in ([4, 5], [4], [5])]
+    game, plain = game_of(rules), game_of(Rules(tiles=rules.tiles))
     return (rules.dice, rules.sides, rules.win_at_most, rules.moves) == (2, 6, 0, "sum") and \
-        (rules.max_per_move or 2) >= 2 and not game_of(rules).one_die[four_five] and \
-        game_of(plain).won[four_five] == game_of(rules).won[four_five]
+        (rules.max_per_move or 2) >= 2 and not game.one_die[boards].any() and \
+        (plain.won[boards] == game.won[boards]).all()
 
 
 def hand_part(rules: Rules, exceptions_found: Part) -> Part:

@@ -539,7 +539,11 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
                                 f"{s(rolls, integer)}; with at least one legal move: "
                                 f"{s(pairs.count('pairs'), integer)}.", kind="text"))
     nines = nine_throws(rules)
-    if rules.tiles >= 9 and nines and game.shows([rules.full_board], nines[0])[0]:
+    s = Sentence()
+    if rules.tiles >= 9 and nines and won_at_start(s, rules):
+        part.add(s.finding("roll-9", "Its example of a roll of 9 from the full board does not arise here: the game "
+                                     "is won before the first roll.", kind="text"))
+    elif rules.tiles >= 9 and nines and game.shows([rules.full_board], nines[0])[0]:
         by_sum = solved["traditional", "Max"]
         table = part.table("roll-9-moves", pd.DataFrame(
             [{"roll": game.roll_words(code), "move": board_label(board_mask(m)), "expected_sum_after": float(v)}
@@ -547,11 +551,13 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
             columns=["roll", "move", "expected_sum_after"]))
         s = Sentence()
         if rules.moves == "sum":
-            listed = table.fact("moves", "move", "list")
+            listed, count = table.fact("moves", "move", "list"), table.count("count")
+            tied = s.holds(table.fact("scores", "expected_sum_after", "nunique"), "<", count.value)
+            order = "best first for the traditional score" + ("; equally good moves in the order of their tiles"
+                                                              if tied else "")
             part.add(s.finding("roll-9", f"Its example of a roll of 9 from the full board lists three moves; on "
-                                         f"{tiles_range(rules.tiles)} there {are(s, table.count('count'))}: "
-                                         f"{s(listed, lambda v: '; '.join(v))} (best first for the traditional score).",
-                               kind="text"))
+                                         f"{tiles_range(rules.tiles)} there {are(s, count)}: "
+                                         f"{s(listed, lambda v: '; '.join(v))} ({order}).", kind="text"))
         else:
             throws = table.fact("throws", "roll", "nunique")
             per = []

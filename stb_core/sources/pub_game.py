@@ -45,7 +45,7 @@ from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution, reachable_boards
 from .findings import Part, Sentence, Table, derived, parameter, won_at_start
-from .words import a_roll, apart, counted, listing, minus, number, percent, play_name, points, winning
+from .words import a_roll, apart, counted, integer, listing, minus, number, percent, play_name, points, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
 
@@ -401,15 +401,19 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
     if s.holds(table.fact("paid", "games_solved", "sum"), "==", 0):
         text = (f"No bonus is ever paid in this game: {winning(rules).never}, so no bonus changes a seat's winnings "
                 f"and there is no fair bonus to find.")
-    elif s.holds(below, "==", True):
-        text = ("With sum scoring the first seat is favoured by a bonus of 1 for every number of players here (a fair "
-                "bonus below 1).")
     else:
+        fewest, most = (table.fact(f"{end}_players", "players", agg) for end, agg in (("fewest", "min"), ("most", "max")))
+        one = s.holds(fewest, "==", most.value)
+        among = f"{s(fewest, integer)} players" if one else f"{s(fewest, integer)} to {s(most, integer)} players"
         some = table.fact("sum_some_below_one", "below_one", "any", [("scoring", "==", "sum")])
-        text = ("With sum scoring a bonus of 1 favours the first seat for some numbers of players here, not for all."
-                if s.holds(some, "==", True) else
-                "With sum scoring a bonus of 1 favours the first seat for no number of players here (no fair bonus "
-                "is below 1).")
+        if s.holds(below, "==", True):
+            text = (f"With sum scoring the first seat is favoured by a bonus of 1 with {'' if one else 'each of '}"
+                    f"{among} (a fair bonus below 1).")
+        elif s.holds(some, "==", True):
+            text = f"With sum scoring a bonus of 1 favours the first seat for some of {among}, not for all."
+        else:
+            text = (f"With sum scoring a bonus of 1 does not favour the first seat with {'' if one else 'any of '}"
+                    f"{among} (no fair bonus is below 1).")
     part.add(s.finding("fair", text, kind="text"))
     s = Sentence()
     where = [("found", "==", True), ("exactly_even", "==", False)]
