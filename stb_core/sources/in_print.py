@@ -21,6 +21,7 @@ lower, higher, the same), or count the (board, total) pairs that leave some lega
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import replace
 from fractions import Fraction
@@ -401,13 +402,14 @@ def heuristics_part(rules: Rules) -> Part:
                                          f"worst play included: no decision changes the "
                                          f"chance, so every rule of thumb does as well as perfect play."))
         return part
+    shown = max((apart(percent, 2, a, b) for a, b in itertools.combinations(
+        (largest.value, highest.value, best_p.value), 2)), key=lambda f: f.decimals)  # digits to show every order
     if s.holds(tied, ">", 1):
         names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
         lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
-                f"{s(names, quoted)}: {s(best_p, percent(2))}, {lower}")
+                f"{s(names, quoted)}: {s(best_p, shown)}, {lower}")
     else:
-        lead = f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, percent(2))}, {lower}"
-    shown = apart(percent, 2, largest.value, highest.value)  # digits enough to show the order
+        lead = f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, shown)}, {lower}"
     text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "
             f"{s(largest, shown)}, {than} this report's \u201cfewest tiles, then the highest\u201d "
             f"({s(highest, shown)}).")

@@ -390,6 +390,10 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
                 f"{'is an exception' if one else 'are exceptions'}, {kind} (the highest-tile move loses more than "
                 f"{tolerance:g} points). {costs}; "
                 f"{s(over, counted('exception'))} cost{'s' if s.holds(over, '<=', 1) else ''} more than a whole point.")
+    elif won_at_start(s, rules):
+        s.quiet(everything)
+        text = (f"No exception can arise in play: on {tiles_range(rules.tiles)} the game is won before the first "
+                f"roll, so no move is ever chosen.")
     else:
         cells = "a cell listing tied moves" if s.holds(everything, "==", 1) else "all cells listing tied moves"
         listings = ("there is no exception at all" if s.holds(everything, "==", 0) else
@@ -441,10 +445,11 @@ def nothing_lost(rules: Rules, s: Sentence, row: dict) -> str:
     score = s(row["highest_tile"], number(3))
     if won_at_start(s, rules):
         return (f"{where} the game is won before the first roll: no move is ever chosen, so the hypothesis is never "
-                f"put to the test (every strategy scores {score}).")
+                f"put to the test (every strategy scores {score} under traditional scoring).")
     s.quiet(row["optimal"], row["worst"])
     if s.holds(derived("spread", "difference", row["optimal"], row["worst"]), "<=", NO_LOSS):
-        return (f"{where} no decision in play changes the score: best and worst play both score {score}, so the "
+        return (f"{where} no decision in play changes the score: best and worst play both score {score} under "
+                f"traditional scoring, so the "
                 f"hypothesis holds, but untested.")
     return (f"{where} the highest-tile rule loses nothing: it scores {score}, as optimal play does, so the hypothesis "
             f"holds.")
@@ -537,7 +542,9 @@ def missed_part(rules: Rules, solved: dict, exhibits: Part) -> Part:
     part.add(s.finding("cases", f"(board, ordered throw of all the dice) pairs: {s(boards, integer)} × "
                                 f"{s(outcomes, integer)}; (board, {roll}) pairs: {rules.states:,} × "
                                 f"{s(rolls, integer)}; with at least one legal move: "
-                                f"{s(pairs.count('pairs'), integer)}.", kind="text"))
+                                f"{s(pairs.count('pairs'), integer)}"
+                                + (" (every board is won before any roll)" if won_at_start(s, rules) else "") + ".",
+                       kind="text"))
     nines = nine_throws(rules)
     s = Sentence()
     if rules.tiles >= 9 and nines and won_at_start(s, rules):

@@ -178,9 +178,9 @@ def where_one_die(summary, s: Sentence) -> str:
     some = summary.fact("totals_sometimes", "open_sum", "list", [("one_die_sometimes", "==", True)])
     parts = []
     if s.holds(always, "!=", []):
-        parts.append(f"on every board whose open tiles total {s(always, ranges)}")
+        parts.append(f"on every board whose open tiles total {s(always, lambda v: ranges(v, 'or'))}")
     if s.holds(some, "!=", []):
-        parts.append(f"on some of the boards totalling {s(some, ranges)}")
+        parts.append(f"on some of the boards totalling {s(some, lambda v: ranges(v, 'or'))}")
     return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"
 
 
@@ -206,8 +206,8 @@ def choice_part(rules: Rules) -> Part:
             + f". By the sum of the open tiles, {where}.")
     reached = choice.count("reached", [("reach", ">", 0)])
     if s.holds(reached, "==", 0):
-        text += (" None of these boards arises in a game played optimally from the full board (each has P(reach) 0 "
-                 "below), so the choice is never met in play.")
+        text += (" No game played optimally from the full board reaches any of these boards (each has P(reach) 0 "
+                 "below), so optimal play never meets the choice.")
     elif s.holds(reached, "<", boards.value):
         text += (f" Of the {s(boards, counted('board'))}, {s(reached, integer)} "
                  f"{agrees(reached.value, 'arises', 'arise')} in a game played "
@@ -294,10 +294,14 @@ def statements_part(rules: Rules, choice: Part) -> Part:
         clause = f"{label} {_holds_on(s, true_on, boards)}"
         verb = "is" if other == "one die" else "are"
         several = s.holds(boards, ">", 1)
+        tied = derived(f"{key}_tied", "difference", s.quiet(derived(f"{key}_not_true", "difference", boards,
+                                                                     true_on)), opposite)  # both worth the same
         if several and s.holds(opposite, "==", boards.value) and boards.value > 0:
             clause += f": {other} {verb} better on every one of them"
-        elif several and s.holds(opposite, ">", 0):
-            clause += f"; {other} {verb} better on {s(opposite)} of them"
+        elif several and (s.holds(opposite, ">", 0) | s.holds(tied, ">", 0)):
+            also = ([f"{other} {verb} better on {s(opposite)}"] if opposite.value > 0 else []) + \
+                   ([f"both are worth the same on {s(tied)}"] if tied.value > 0 else [])
+            clause += "; " + " and ".join(also) + " of them"
         clauses.append(clause)
     part.add(s.finding("statements", f"{clauses[0]}, and {clauses[1]}."))
     return part

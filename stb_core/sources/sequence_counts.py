@@ -217,7 +217,10 @@ def partitions_part(rules: Rules) -> Part:
     else:
         s.quiet(arising)
     differs = one_move_rules(rules)
-    if differs:
+    if differs and not rules.win_at_most and s.holds(cleared, "==", on.value):  # a board one roll clears is a set
+        # that fits (without a threshold), so as many boards as sets are the same sets
+        text += f": here exactly those sets, although {differs} could make the two differ."
+    elif differs:
         text += f" ({differs}: a set that fits is not the same as a board one roll {does})."
     else:
         s.quiet(on, cleared, derived("on_board_are_the_one_move_boards", "equal", on, cleared))

@@ -350,8 +350,9 @@ def tiles_of(rules, *sizes: int) -> str:
     return text + (" of a Double Shutter" if rules.layout == "double-shutter" else "")
 
 
-def ranges(values: Sequence[int]) -> str:
-    """``[1, 2, 3, 5, 7, 8]`` -> ``1–3, 5, 7 and 8``."""
+def ranges(values: Sequence[int], conjunction: str = "and") -> str:
+    """``[1, 2, 3, 5, 7, 8]`` -> ``1–3, 5, 7 and 8`` (``conjunction="or"``: ``1–3, 5, 7 or 8``, the totals a board
+    may have)."""
     runs, start = [], None
     values = list(values)
     for i, v in enumerate(values):
@@ -360,7 +361,7 @@ def ranges(values: Sequence[int]) -> str:
         if i + 1 == len(values) or values[i + 1] != v + 1:
             runs += [f"{start}\u2013{v}"] if v >= start + 2 else [str(x) for x in range(start, v + 1)]
             start = None
-    return listing(runs, most=len(runs))
+    return listing(runs, most=len(runs), conjunction=conjunction)
 
 
 @dataclass(frozen=True)
