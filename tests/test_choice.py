@@ -3,8 +3,8 @@ places where one fact had two homes (the outcomes a throw can show; a card's dic
 
 import numpy as np
 import pytest
-from reference import moves as reference_moves
 from reference import dice_options, outcomes, positions, reachable_states, reference_solver
+from reference import moves as reference_moves
 from test_cards import _by_hand
 
 from stb_core import InputError, Rules, board_tiles, evaluate, game_of, key_policy

@@ -5,7 +5,7 @@ from fractions import Fraction
 import pytest
 from reference import reference_solver, reference_values
 
-from stb_core import Rules, RulesError, board_tiles, evaluate, solve
+from stb_core import Rules, RulesError, evaluate, solve
 from stb_core.sources.whole_map import (
     disagreement_summary,
     loss_summary,
@@ -72,9 +72,7 @@ def _brute_force_disagreements(rules: Rules) -> tuple[int, int]:
     _, sum_move, _ = reference_solver(rules, "remaining-sum")
     choice = costly = 0
     from reference import moves as legal
-    from reference import outcomes
-
-    from reference import reachable_states
+    from reference import outcomes, reachable_states
 
     for board in reachable_states(rules):  # the boards a player can face
         for roll in outcomes(rules, rules.dice):

@@ -402,7 +402,8 @@ def fair_part(rules: Rules, max_players: int, progress=None) -> Part:
         text = (f"No bonus is ever paid in this game: {winning(rules).never}, so no bonus changes a seat's winnings "
                 f"and there is no fair bonus to find.")
     else:
-        fewest, most = (table.fact(f"{end}_players", "players", agg) for end, agg in (("fewest", "min"), ("most", "max")))
+        fewest, most = (table.fact(f"{end}_players", "players", agg)
+                        for end, agg in (("fewest", "min"), ("most", "max")))
         one = s.holds(fewest, "==", most.value)
         among = f"{s(fewest, integer)} players" if one else f"{s(fewest, integer)} to {s(most, integer)} players"
         some = table.fact("sum_some_below_one", "below_one", "any", [("scoring", "==", "sum")])

@@ -294,11 +294,11 @@ def statements_part(rules: Rules, choice: Part) -> Part:
         clause = f"{label} {_holds_on(s, true_on, boards)}"
         verb = "is" if other == "one die" else "are"
         several = s.holds(boards, ">", 1)
-        tied = derived(f"{key}_tied", "difference", s.quiet(derived(f"{key}_not_true", "difference", boards,
-                                                                     true_on)), opposite)  # both worth the same
         if several and s.holds(opposite, "==", boards.value) and boards.value > 0:
             clause += f": {other} {verb} better on every one of them"
-        elif several and (s.holds(opposite, ">", 0) | s.holds(tied, ">", 0)):
+        elif several and (s.holds(opposite, ">", 0) | s.holds(tied := derived(  # both worth the same: neither better
+                f"{key}_tied", "difference", s.quiet(derived(f"{key}_not_true", "difference", boards, true_on)),
+                opposite), ">", 0)):
             also = ([f"{other} {verb} better on {s(opposite)}"] if opposite.value > 0 else []) + \
                    ([f"both are worth the same on {s(tied)}"] if tied.value > 0 else [])
             clause += "; " + " and ".join(also) + " of them"

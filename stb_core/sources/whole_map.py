@@ -700,7 +700,8 @@ def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFram
     rows, exact, with_choice = [], rules.positions <= EXACT_UP_TO, pairs_with_choice(rules)
     for objective in objectives:
         canonical = solve(rules, objective, exact=exact)
-        row = {"objective": objective, "tied_pairs": tied_pairs(canonical, facing(rules)), "pairs_with_a_choice": with_choice}
+        row = {"objective": objective, "tied_pairs": tied_pairs(canonical, facing(rules)),
+               "pairs_with_a_choice": with_choice}
         for name in TIE_BREAKS:
             row[f"value_{name}"] = float(solve(rules, objective, tie_break=name, exact=exact).value())
         rows.append(row)
