@@ -451,8 +451,8 @@ def nothing_lost(rules: Rules, s: Sentence, row: dict) -> str:
         return (f"{where} no decision in play changes the score: best and worst play both score {score} under "
                 f"traditional scoring, so the "
                 f"hypothesis holds, but untested.")
-    return (f"{where} the highest-tile rule loses nothing: it scores {score}, as optimal play does, so the hypothesis "
-            f"holds.")
+    return (f"{where} the highest-tile rule loses nothing under traditional scoring: it scores {score}, as optimal "
+            f"play does, so the hypothesis holds.")
 
 
 def verdict_finding(rules: Rules, table, totals):
