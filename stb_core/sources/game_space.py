@@ -31,6 +31,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from ..analysis import difference
 from ..boards import board_label, board_mask, board_tiles
 from ..choice import same_value
 from ..game import game_of, legal_moves
@@ -102,7 +103,8 @@ def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
         rows.append({"win_at_most": w, "p_win": float(value), "p_win_exact": fraction(value) if exact else "",
                      "this_run": w == rules.win_at_most})
     table = pd.DataFrame(rows)
-    table["change"] = table["p_win"].diff().fillna(0.0)
+    p = table["p_win"].to_numpy()
+    table["change"] = np.concatenate([[0.0], difference(p[1:], p[:-1])]) if len(p) else []  # rounding not a change
     return table
 
 
@@ -285,11 +287,13 @@ def part2(rules: Rules, space: Part) -> Part:
     if s.holds(value, "==", 0):
         s.quiet(exact)
         text = f"No way of playing can win: optimal play wins with probability **{s(value, integer)}**"
+    elif won_at_start(s, rules):
+        s.quiet(exact)
+        text = (f"The game is won before the first roll: every way of playing wins with probability "
+                f"**{s(value, integer)}**")
     else:
         detail = f" = {s(exact)}" if s.holds(exact, "!=", "") else ""
-        lead = ("The game is won before the first roll: every way of playing wins with probability"
-                if won_at_start(s, rules) else "Optimal play wins with probability")
-        text = f"{lead} **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}"
+        text = f"Optimal play wins with probability **{s(value, number(6))}** ({s(_again(value), percent(2))}){detail}"
     part.add(s.finding("part2", f"{text}{rule}."))
     s = Sentence()
     first, last = thresholds.fact("lowest", "win_at_most", "min"), thresholds.fact("highest", "win_at_most", "max")

@@ -280,8 +280,8 @@ def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str,
                 "(the squared correlation of the two): " +
                 listing([f"{s(r2[n], percent(1))} for {NAMES[n]}" for n in measured]) + ".")
     else:
-        text = (f"Over {games:,} games of each, no way of playing leaves a share of the spread of a game's outcome "
-                f"explained by its total luck to measure.")
+        text = (f"Over {games:,} games of each, how much of the spread of a game's outcome its total luck explains "
+                f"is measured for no way of playing.")
     if exact:
         text += (f" For {listing([NAMES[n] for n in exact])}, which never lose"
                  f"{'s' if len(exact) == 1 else ''} anything, it is 100% by definition, not a measurement: the "

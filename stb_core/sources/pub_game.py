@@ -461,8 +461,8 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
     part = Part()
     result = seats["result"]
     first = result.seat_solution(1)
-    changes = choice_disagreements(first, solve(rules, SCORING_OBJECTIVES[result.game.scoring]))
-    changes = changes[changes["board_mask"].isin(reachable_boards(rules, include_won=False))]
+    changes = choice_disagreements(first, solve(rules, SCORING_OBJECTIVES[result.game.scoring]),
+                                   reachable_boards(rules, include_won=False))
     table = part.table("strategy-changes", changes.sort_values("loss_for_a", ascending=False, kind="stable")
                        .reset_index(drop=True))
     s = Sentence()
@@ -470,9 +470,12 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
     if s.holds(count, ">", 0):
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
+        worst = top["loss_for_a"].value
+        tied = table.count("top_tied", [("loss_for_a", ">=", worst - ZERO_SUM_ROUNDING * max(1.0, abs(worst)))])
+        also = f" (one of {s(tied, integer)} as costly)" if s.holds(tied, ">", 1) else ""
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
                 f"{s(count, counted('(board, roll) pair'))} (on the boards a turn can reach). The "
-                f"costliest to get wrong: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
+                f"costliest to get wrong{also}: open {s(top['board'])} with {s(top['roll'], a_roll)}, where it shuts "
                 f"{s(top['move_a'])} instead of {s(top['move_b'])}, worth {s(top['loss_for_a'], number(4))} stakes.")
     elif won_at_start(s, rules):
         text = "The round is won before the first roll: no seat makes a decision."

@@ -908,7 +908,7 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
     counts = tuple(dict.fromkeys((rules.dice, *more_dice(rules))))
     table = part.table("more-tiles", more_tiles_table(rules, max_tiles, counts, log=progress))
     s = Sentence()
-    clauses = []
+    clauses, everywhere = [], []  # the dice that win on every size, named in one clause
     for d in counts:
         where = [("dice", "==", d)]
         zero = table.fact(f"zero_tiles_{d}", "tiles", "list", [*where, ("p_win", "==", 0)])
@@ -918,7 +918,7 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
         below = [n for n in zero.value if n <= largest.value]
         beyond = [n for n in zero.value if n > largest.value]
         if s.holds(zero, "==", []):
-            clauses.append(f"with {name} {winning(rules).can} on every board of up to {plural(max_tiles, 'tile')}")
+            everywhere.append(f"with {name}")
             continue
         parts = []
         if below:
@@ -927,6 +927,10 @@ def more_tiles_part(rules: Rules, max_tiles: int, progress=None) -> Part:
             why = f" (a tile above the largest roll, {s(largest)}, can never be shut)" if not rules.win_at_most else ""
             parts.append(f"from {plural(beyond[0], 'tile')} on{why}")
         clauses.append(f"with {name} {winning(rules).chance} is 0 " + " and ".join(parts))
+    if everywhere:
+        sizes = f"every board of {plural(max_tiles, 'tile')}" if max_tiles == 1 else \
+            f"every board of up to {plural(max_tiles, 'tile')}"
+        clauses.insert(0, f"{listing(everywhere)} {winning(rules).can} on {sizes}")
     text = "; ".join(clauses)
     part.add(s.finding("more-tiles", text[0].upper() + text[1:] + ".", kind="text"))
     s = Sentence()
