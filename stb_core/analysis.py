@@ -33,7 +33,7 @@ class NegativeLossError(InputError):
 
 
 def _move_labels(solution: Solution, boards: np.ndarray, roll: int) -> list[str]:
-    if solution.sigma is None:
+    if solution.moves_kept == "mixture":  # its moves have chances, not one move: named by its policy
         return [solution.policy.name] * boards.size
     label = solution.game.layout.label
     return [label(m) if m >= 0 else "" for m in solution.played(boards, roll).tolist()]

@@ -207,7 +207,7 @@ class MoveCatalogue:
     ``of(code)`` is the int64 array of the moves outcome ``code`` allows, ``sizes[code]`` their tile counts. A move
     is named by its **index** in ``of(code)``: the move table σ holds these indices. The same moves laid end to end
     (``flat``, codes ``lo .. hi`` in turn, ``starts[code - lo]`` where each begins) are what the compiled kernels
-    read; ``index_of`` finds the index of given moves."""
+    read; ``masks_of`` turns indices back into moves."""
 
     codes: tuple[int, ...]
     masks: dict[int, np.ndarray]
@@ -246,19 +246,6 @@ class MoveCatalogue:
         """The smallest integer type holding every move index and -1 (no move)."""
         most = max((self.of(c).size for c in self.codes), default=0)
         return np.int8 if most < 2**7 else np.int16 if most < 2**15 else np.int32
-
-    @cached_property
-    def _sorted(self) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-        out = {}
-        for code in self.codes:
-            order = np.argsort(self.of(code), kind="stable")
-            out[code] = (self.of(code)[order], order)
-        return out
-
-    def index_of(self, code: int, moves: np.ndarray) -> np.ndarray:
-        """The index in ``of(code)`` of each of ``moves`` (each must be one of them)."""
-        masks, order = self._sorted[code]
-        return order[np.searchsorted(masks, moves)]
 
     def masks_of(self, code: int, index: np.ndarray) -> np.ndarray:
         """The moves (bit-masks) of indices into ``of(code)``; -1 stays -1 (no move)."""

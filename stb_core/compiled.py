@@ -125,7 +125,7 @@ def _patterns(game: Game, low_bits: int):
     return moves_out, index_out, starts
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=limits.KEPT_GAMES)
 def moves_of(game: Game) -> Moves:
     """The kernels' view of ``game``'s moves and chances (cached per game)."""
     kernels = _kernels()

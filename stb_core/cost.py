@@ -22,7 +22,7 @@ from math import comb
 
 import numpy as np
 
-from .limits import KEPT_GAMES
+from .limits import CHUNK_GAMES, KEPT_GAMES
 from .rules import InputError, Rules
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
@@ -241,7 +241,7 @@ def counts_estimate(rules: Rules) -> Estimate:
 def simulation_estimate(rules: Rules, games: int) -> Estimate:
     """``games`` simulated games, played a million at a time: each turn of each game, and the per-board counts."""
     return Estimate(games * (rules.positions + 1) * SIMULATED_SECONDS_PER_TURN,
-                    ENGINE_BYTES + (rules.states + min(games, 1 << 20) * 8) * 8)
+                    ENGINE_BYTES + (rules.states + min(games, CHUNK_GAMES) * 8) * 8)
 
 
 def playable_key_cost(cost: SolveCost) -> Estimate:

@@ -8,6 +8,8 @@ from .rules import Rules
 
 KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
 EXACT_MAX_TILES = 16  # tile positions up to which exact fractions are computed (the front and back rows together)
+PAGE_EXACT_UP_TO = 12  # tile positions (both rows) up to which a chapter also prints its values as exact fractions
+CHUNK_GAMES = 1 << 20  # simulated games played together: memory stays the same up to any number of games
 SIGMA_BYTES = 1 << 29  # a compiled solve records its move table up to this size (beyond, moves are chosen again)
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from .boards import board_tiles, check_board, pairs_on
 from .choice import draw
 from .game import game_of
+from .limits import CHUNK_GAMES
 from .rules import InputError
 from .sweep import Solution
 
@@ -184,7 +185,6 @@ def play_games(solution: Solution, games: int, rng: np.random.Generator, start: 
     return boards
 
 
-CHUNK_GAMES = 1 << 20  # games played together: memory stays the same up to MAX_GAMES
 
 
 def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int | None = None,
@@ -206,7 +206,7 @@ def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int
         if progress:
             progress(min(first + CHUNK_GAMES, games), games)
     return SimulationResult(games, seed, counts, game.scores.astype(np.int64), game.won,
-                            int(game.scores[game.full_board]), lengths)
+                            game.worst_score, lengths)
 
 
 def narrate_game(solution: Solution, seed: int = 0, board: int | None = None) -> list[dict]:

@@ -58,11 +58,6 @@ class Policy:
         keys read from the move alone."""
         return self.key_cost(cost) if self.key_cost is not None else Estimate()
 
-    @property
-    def mixture(self) -> bool:
-        """Whether the policy plays a chance for each of several moves (random play) whatever the tie-break."""
-        return self.uniform
-
     def plays_mixture(self, tie: TieBreak) -> bool:
         """Whether the policy with tie-break ``tie`` plays a chance for each of several moves: random play, or any
         ranking whose equally good moves are each played with the same chance (the ``random`` tie-break) -- the one

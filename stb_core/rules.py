@@ -418,7 +418,6 @@ class Rules:
 
 RULE_OPTIONS: tuple[Option, ...] = tuple(replace(f.metadata["option"], name=f.name) for f in fields(Rules))
 OPTIONS: dict[str, Option] = {o.name: o for o in RULE_OPTIONS}
-MOVE_RULES, LAYOUTS = OPTIONS["moves"].choices, OPTIONS["layout"].choices
 PLAY_OPTIONS = ("one_die", "one_die_forced", "max_per_move", "moves")  # how rolls are thrown and read
 
 

@@ -249,10 +249,17 @@ class Solution:
             table[:, code] = catalogue.masks_of(code, self.sigma[:, code - catalogue.lo])
         return table
 
+    @property
+    def moves_kept(self) -> str:
+        """What the solution holds of the policy's moves: ``table`` (the move table ``sigma``), ``mixture`` (no
+        table: the policy plays each of its best moves with a chance, read from the values), or ``not recorded`` (a
+        deterministic policy whose table the compiled sweep left out, being over ``limits.SIGMA_BYTES``)."""
+        return "table" if self.sigma is not None else "mixture" if self.ranking.mix else "not recorded"
+
     def _deterministic(self) -> None:
-        if self.sigma is not None:
+        if self.moves_kept == "table":
             return
-        if self.ranking.mix:
+        if self.moves_kept == "mixture":
             raise InputError(f"policy {self.policy.name!r} with tie_break {self.tie_break.name!r} is a mixture: it "
                              f"has move chances, not a move table")
         raise InputError(f"the move table of this solve was not recorded: on the compiled path a table over "
@@ -355,7 +362,7 @@ def run_sweep(rules: Rules, objective, policy, tie_break, exact: bool, path: str
     key = (rules, obj.name, chosen.name, tie.name, exact, path)
     if key not in _KEPT:
         _KEPT[key] = _run(rules, obj, chosen, tie, exact, path, progress)
-        while len(_KEPT) > KEEP_SOLUTIONS or len({k[0] for k in _KEPT}) > KEEP_GAMES:  # the oldest goes first
+        while len(_KEPT) > KEEP_SOLUTIONS or len({k[0] for k in _KEPT}) > KEPT_GAMES:  # the oldest goes first
             _KEPT.pop(next(iter(_KEPT)))
     return _KEPT[key]
 
@@ -367,7 +374,6 @@ def check_exact_reach(rules: Rules, exact: bool) -> None:
 
 
 KEEP_SOLUTIONS = 64
-KEEP_GAMES = KEPT_GAMES  # the kept solutions play at most this many rule sets (as many games as game_of keeps)
 _KEPT: dict[tuple, Solution] = {}
 
 

@@ -12,7 +12,6 @@ import pandas as pd
 
 from .boards import board_tiles, tile_counts
 from .choice import same_value
-from .counts import winning_sequence_counts
 from .game import game_of
 from .objectives import get_objective
 from .rules import InputError, Rules
@@ -84,7 +83,7 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
         boards, chosen_moves = facing[rows], moves[cols]
         after = np.asarray(solution.values[boards & ~chosen_moves], dtype=float)
         best = pd.Series(sense * after).groupby(boards).transform("max").to_numpy() * sense
-        policy_choice = np.full(facing.size, -1) if solution.sigma is None else solution.played(facing, roll)
+        policy_choice = np.full(facing.size, -1) if solution.moves_kept == "mixture" else solution.played(facing, roll)
         frames.append(pd.DataFrame({
             "board_mask": boards,
             "roll": roll,
@@ -106,17 +105,6 @@ def legal_moves_table(solution: Solution) -> pd.DataFrame:
     return table
 
 
-def counts_table(rules: Rules, boards=None) -> pd.DataFrame:
-    """Source 000's table: weighted winning sequences by number of moves, one row per (board, moves),
-    for ``boards`` (default: the full board); counts are exact integers."""
-    table = winning_sequence_counts(rules)
-    boards = [rules.full_board] if boards is None else list(boards)
-    label = game_of(rules).layout.label
-    rows = [{"board": label(b), "board_mask": int(b), "moves": k, "sequences": int(table[k, b])}
-            for b in boards for k in range(rules.positions + 1)]
-    return pd.DataFrame(rows)
-
-
 def tiles_label(tiles) -> str:
     """``{1, 4}`` from a tuple of tiles (``None`` for no move gives an empty string)."""
     return "" if tiles is None else "{" + ", ".join(map(str, tiles)) + "}"
@@ -133,5 +121,5 @@ def turns_table(turns: list[dict]) -> pd.DataFrame:
     return table
 
 
-__all__ = ["VALUE_NAMES", "board_table", "board_tiles", "counts_table", "legal_moves_table", "turns_table",
+__all__ = ["VALUE_NAMES", "board_table", "board_tiles", "legal_moves_table", "turns_table",
            "value_name"]

@@ -358,7 +358,7 @@ def final_board_columns(game: Game, dice: np.ndarray, sigma: np.ndarray, *, exac
     reach = np.full((game.states, columns), zero, dtype=dtype)
     ends = np.full((game.states, columns), zero, dtype=dtype)
     reach[game.full_board] = one
-    chance = np.full((max(game.dice_counts) + 1, catalogue.hi - catalogue.lo + 1), zero, dtype=dtype)
+    chance = np.full((max(game.dice_counts) + 1, catalogue.width), zero, dtype=dtype)
     for d in game.dice_counts:  # chance[d, r - lo]: a roll coded r with d dice
         for r, p in game.chances(d, exact=True).items():
             chance[d, r - catalogue.lo] = p if exact else float(p)

@@ -230,8 +230,10 @@ def _plain(value):
 def shown_matches(fact: dict) -> bool:
     """Whether the text shown for a fact is its value as its unit writes it."""
     shown, value, unit, decimals = fact["shown"], fact["value"], fact["unit"], fact.get("decimals")
-    if unit == "pp_abs":
-        return abs(float(shown.split()[0].rstrip("%")) - abs(100 * float(value))) <= 0.5 * 10 ** -(decimals or 0) + 1e-9
+    if unit == "pp_abs":  # a cost in per cent of a stake, or from ten stakes up in stakes
+        scale = 1 if shown.endswith(" stakes") else 100
+        return abs(float(shown.split()[0].rstrip("%").replace(",", "")) - abs(scale * float(value))) <= \
+            0.5 * 10 ** -(decimals or 0) + 1e-9
     if unit in ("percent", "pp", "number", "share", "hundredths"):
         if shown.startswith(">") and unit == "percent" and float(value) > 0.5:  # short of certain: >99.9%
             return 100 - 10 ** -decimals < 100 * float(value) < 100

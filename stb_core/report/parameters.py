@@ -23,6 +23,7 @@ from ..objectives import OBJECTIVES
 from ..players import SHUT_PAYS_RANGE
 from ..rules import OPTIONS, RULE_OPTIONS, Coverage, Option
 from ..sources.findings import RULE_OF_THUMB_PERCENT
+from ..sources.open_and_shut import TIE_TOLERANCE
 
 CELL_WIDTH = 116  # a parameters cell's lines, within the linter's 120
 
@@ -323,7 +324,7 @@ DOMAINS: dict[str, Domain] = {
     "03-open-and-shut": Domain((
         *rule_parameters(tiles=source(9, high=12, quick=10, audit=7), dice=source(2), sides=source(6)),
         Parameter("tolerance", float, "the source's tie rule: moves within this of the chosen move are listed "
-                  "together", 0.0, 1.0, default=0.0001),
+                  "together", 0.0, 1.0, default=TIE_TOLERANCE),
     ), (_rules_hold, _covered("03-open-and-shut")), quick={"tiles": 7}),
     "04-game-space": Domain(rule_parameters(
         tiles=source(9, high=12, quick=10, audit=7), dice=source(2), sides=source(6),

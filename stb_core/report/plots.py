@@ -11,6 +11,8 @@ import matplotlib.ticker as mticker
 import numpy as np
 import pandas as pd
 
+from ..monte_carlo import Z95
+from ..sources.pub_game import STAKES_FROM
 from . import style
 
 
@@ -351,16 +353,19 @@ def fair_bonus(table: pd.DataFrame, scale: str = "log"):
 
 
 def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
-    """Each seat's expected winnings in percent of a stake: exact (black diamond) and simulated with a 95% interval."""
+    """Each seat's expected winnings in per cent of a stake (in stakes where one reaches ``STAKES_FROM``, as the page
+    words them): exact (black diamond) and simulated with a 95% interval."""
     fig, ax = style.figure("column", 0.45 * len(exact) + 1.1)
     y = np.arange(len(exact))[::-1]
-    mean, half = 100 * simulated["mean_payoff"], 100 * 1.959963984540054 * simulated["payoff_se"]
+    in_stakes = bool((exact["expected_payoff"].abs() >= STAKES_FROM).any())
+    scale, unit = (1, "stakes") if in_stakes else (100, "% of a stake")
+    mean, half = scale * simulated["mean_payoff"], scale * Z95 * simulated["payoff_se"]
     ax.errorbar(mean, y - 0.12, xerr=half, fmt="o", color=style.BLUE, capsize=3, ms=5, lw=1.5, mfc="white", mew=1.5,
                 label="simulated, 95% interval")
-    ax.plot(100 * exact["expected_payoff"], y + 0.14, marker="D", color="black", ms=5, ls="none", label="exact")
+    ax.plot(scale * exact["expected_payoff"], y + 0.14, marker="D", color="black", ms=5, ls="none", label="exact")
     ax.axvline(0, color=style.GREY, lw=0.8)
     ax.set_yticks(y, [f"seat {s}" for s in exact["seat"]])
-    ax.set_xlabel("expected winnings (% of a stake)")
+    ax.set_xlabel(f"expected winnings ({unit})")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.02), ncol=2)
     return fig
 

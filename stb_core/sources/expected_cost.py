@@ -16,6 +16,7 @@ import pandas as pd
 from ..boards import board_label, board_mask, board_tiles
 from ..choice import same_value
 from ..game import game_of, legal_moves
+from ..limits import PAGE_EXACT_UP_TO
 from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
 from ..valuation import reachable_boards
@@ -54,7 +55,7 @@ def source_optimal_action(solution: Solution, board: int, roll: int) -> tuple[in
 
 def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
     """Every non-empty state with its minimum expected cost, mean open tile and number of open tiles."""
-    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
+    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= PAGE_EXACT_UP_TO)
     rows = [{"label": board_label(m), "board_mask": m, "value": float(solution.values[m]),
              "state_average": sum(board_tiles(m)) / len(board_tiles(m)), "tiles_open": len(board_tiles(m))}
             for m in range(1, rules.states)]
@@ -66,7 +67,7 @@ def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> p
     optimal action does not shut the largest tile any legal action could shut; with the value after the optimal
     action and after the best action that does, and whether a game from the full board can reach the state (the
     source lists every state, some of which no game reaches)."""
-    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
+    solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= PAGE_EXACT_UP_TO)
     game, rows = solution.game, []
     reached = set(reachable_boards(rules).tolist())
     states = sorted(game.playing.tolist(), key=lambda b: (len(board_tiles(b)), board_tiles(b)))  # the source's order
@@ -126,12 +127,11 @@ def hand_arithmetic_4_5() -> Fraction:
 # -- the chapter's parts ----------------------------------------------------------------------------------------
 SOURCE_BOARDS = ((8,), (2, 6), (1, 8), (4, 5))  # the boards the source evaluates
 SOURCE_ROLLS = (8, 10, 6, 11, 3, 7)  # the rolls of its narrated game
-EXACT_UP_TO = 12
 
 
 def cost_solution(rules: Rules) -> Solution:
     """The least expected sum left, for every board (exact fractions up to 12 tiles)."""
-    return solve(rules, "remaining-sum", exact=rules.positions <= EXACT_UP_TO)
+    return solve(rules, "remaining-sum", exact=rules.positions <= PAGE_EXACT_UP_TO)
 
 
 @refuses(
@@ -144,7 +144,7 @@ def values_part(rules: Rules, cost: Solution) -> Part:
     boards = [rules.full_board] + [board_mask(b) for b in SOURCE_BOARDS if max(b) <= rules.tiles]
     values = part.table("board-values", pd.DataFrame([
         {"board": board_label(b), "board_mask": b, "full_board": b == rules.full_board,
-         "value": float(cost.value(b)), "exact": fraction(cost.value(b)) if rules.positions <= EXACT_UP_TO else ""}
+         "value": float(cost.value(b)), "exact": fraction(cost.value(b)) if rules.positions <= PAGE_EXACT_UP_TO else ""}
         for b in dict.fromkeys(boards)]))
     s = Sentence()
     full = values.cell("full_value", "value", full_board=True)
@@ -306,7 +306,7 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
 
 def add_one_four_five_eight(part: Part, rules: Rules, cost: Solution) -> None:
     """The source's {1, 4, 5, 8} with a 9: what each objective shuts, and whether the two disagree."""
-    win = solve(rules, "win", exact=rules.positions <= EXACT_UP_TO)
+    win = solve(rules, "win", exact=rules.positions <= PAGE_EXACT_UP_TO)
     board = board_mask([1, 4, 5, 8])
     compare = part.table("one-four-five-eight", pd.DataFrame([
         {"board": board_label(board_mask(b)), "cost": float(cost.value(board_mask(b))),
@@ -485,5 +485,5 @@ def estimate(rules: Rules, seed: int = 123):
     from ..cost import Estimate, solve_cost, solve_estimate
 
     cost = solve_cost(rules)
-    exact = solve_estimate(rules, exact=rules.positions <= EXACT_UP_TO)
+    exact = solve_estimate(rules, exact=rules.positions <= PAGE_EXACT_UP_TO)
     return exact * 2 + Estimate(cost.boards * cost.rolls * 6e-6 + cost.pairs * 3e-6 + cost.boards * 2e-5)

@@ -35,6 +35,7 @@ from ..analysis import difference
 from ..boards import board_label, board_mask, board_tiles
 from ..choice import same_value
 from ..game import game_of, legal_moves
+from ..limits import PAGE_EXACT_UP_TO
 from ..rules import Rules, analysis_of, refuses
 from ..sweep import solve
 from ..valuation import reachable_boards
@@ -43,7 +44,6 @@ from .words import a_roll, agrees, counted, fraction, integer, listing, number, 
 
 FILL = 999  # the source's filler for unused tile columns
 CODES_UP_TO = 9  # tiles up to which a set is written as its digits together, as the source writes it
-EXACT_UP_TO = 12
 
 
 def open_code(tiles: tuple[int, ...], rules: Rules) -> str:
@@ -98,7 +98,7 @@ def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
     change from the threshold before; this run's own threshold also as an exact fraction (up to 12 tiles)."""
     rows = []
     for w in thresholds:
-        exact = rules.positions <= EXACT_UP_TO and w == rules.win_at_most
+        exact = rules.positions <= PAGE_EXACT_UP_TO and w == rules.win_at_most
         value = solve(replace(rules, win_at_most=w), "win", exact=exact).value()
         rows.append({"win_at_most": w, "p_win": float(value), "p_win_exact": fraction(value) if exact else "",
                      "this_run": w == rules.win_at_most})
@@ -386,5 +386,5 @@ def estimate(rules: Rules):
 
     cost = solve_cost(rules)
     rows = cost.pairs + cost.boards * cost.rolls
-    exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else Estimate()
+    exact = solve_estimate(rules, exact=True) if rules.positions <= PAGE_EXACT_UP_TO else Estimate()
     return solve_estimate(rules) * (len(thresholds_of(rules)) + 2) + exact + Estimate(rows * 2e-5, rows * 600)

@@ -85,7 +85,7 @@ VARIANTS = {
     "double-shutter": ({"layout": "double-shutter", "one_die": "sum-le-6"},
                        "Double Shutter, one die allowed at 6 or less"),
 }
-DOUBLE_SHUTTER_MAX = 10  # the largest front row the chapter solves (20 tiles in all, numpy's sweep)
+DOUBLE_SHUTTER_SOLVED = 10  # the largest front row the chapter solves (20 tiles in all, numpy's sweep)
 
 
 # -- the sources' own rules of thumb ---------------------------------------------------------------------------
@@ -244,12 +244,12 @@ def variant_rules(rules: Rules, key: str) -> Rules:
     """The run's tiles, dice and sides, cap per roll and winning threshold under one of :data:`VARIANTS`: each sets
     the board, the move rule and the one-die rule its name states (one row, tiles adding up to the roll and all the
     dice always, unless it says otherwise; two dice at most for Thai style; a front row of at most
-    ``DOUBLE_SHUTTER_MAX`` tiles for Double Shutter)."""
+    ``DOUBLE_SHUTTER_SOLVED`` tiles for Double Shutter)."""
     changes = {**PRINTED_BASE, **VARIANTS[key][0]}
     if key == "thai":
         changes["dice"] = min(rules.dice, 2)
     if key == "double-shutter":
-        changes["tiles"] = min(rules.tiles, DOUBLE_SHUTTER_MAX)
+        changes["tiles"] = min(rules.tiles, DOUBLE_SHUTTER_SOLVED)
     return replace(rules, **changes)
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 from ..choice import NO_LOSS, no_loss, same_value
 from ..hindsight import HINDSIGHT_MAX_TILES, hindsight, hindsight_refusal
 from ..luck import analyse, luck_of_games, parse_record, record_of
-from ..monte_carlo import narrate_game
+from ..monte_carlo import Z95, narrate_game
 from ..objectives import get_objective
 from ..rules import Rules, analysis_of
 from ..sweep import solve
@@ -301,7 +301,6 @@ def luck_share_text(s: Sentence, table: Table, known: list[str], objective: str,
     return text
 
 
-Z95 = 1.959963984540054  # the 95% two-sided normal quantile
 RULED_OUT = 1e-9  # a chance this small is no chance: beyond it a simulation disagrees with the engine
 ALIKE = 1e-12  # a standard error this small, against the mean, is rounding: the games all came out alike
 

@@ -213,14 +213,14 @@ def rounds_against_exact(result: PubResult, simulated: pd.DataFrame) -> pd.DataF
 
 
 # -- the chapter's parts ---------------------------------------------------------------------------------------
-EXACT_MAX_TILES = 9  # exact fractions for the seats' winnings up to this many tiles (sum scoring, or two players)
+PUB_EXACT_MAX_TILES = 9  # exact fractions for the seats' winnings up to this many tiles (sum scoring, or two players)
 
 
 def the_game(rules: Rules, players: int, scoring: str, shut_pays: float) -> tuple[PubGame, bool]:
     """The game of this run, and whether it is solved in exact fractions (a whole-number bonus, up to 9 tiles,
     sum scoring or two players)."""
     bonus = int(shut_pays) if float(shut_pays) == int(shut_pays) else shut_pays
-    exact = isinstance(bonus, int) and rules.tiles <= EXACT_MAX_TILES and (scoring == "sum" or players == 2)
+    exact = isinstance(bonus, int) and rules.tiles <= PUB_EXACT_MAX_TILES and (scoring == "sum" or players == 2)
     return PubGame(rules, players, scoring, bonus), exact
 
 
@@ -541,12 +541,15 @@ def seat_costs_part(rules: Rules, players: int, scoring: str, shut_pays: float, 
 
 def abs_stakes(x) -> Callable:
     """A format for a cost in per cent of a stake, unsigned (its sign is said in words), with two significant digits
-    at least: ``0.0123`` -> ``1.23% of a stake``, ``0.0000412`` -> ``0.0041% of a stake``."""
+    at least: ``0.0123`` -> ``1.23% of a stake``, ``0.0000412`` -> ``0.0041% of a stake``; from
+    :data:`STAKES_FROM` stakes up in stakes, as :func:`stakes` reads winnings: ``47.39 stakes``."""
     size = abs(100 * float(x))
     decimals = 2 if size == 0 or size >= 0.01 else min(8, 1 - math.floor(math.log10(size)))
 
     def show(value) -> str:
-        return f"{abs(100 * float(value)):.{decimals}f}% of a stake"
+        if abs(float(value)) >= STAKES_FROM:
+            return f"{abs(float(value)):,.2f} stakes"
+        return f"{abs(100 * float(value)):,.{decimals}f}% of a stake"
     show.unit, show.decimals = "pp_abs", decimals
     return show
 

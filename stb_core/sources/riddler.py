@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import dice_choices_table
+from ..limits import PAGE_EXACT_UP_TO
 from ..rules import ONE_DIE_OPTIONS, Rules, analysis_of, one_die_short, one_die_when, refuses
 from ..sweep import Solution, solve
 from ..valuation import reach_probabilities
@@ -38,16 +39,14 @@ from .words import (
     winning,
 )
 
-EXACT_UP_TO = 12  # tiles in all (both rows) up to which the values are also given as exact fractions
-
 
 # -- section 1: the value, and the same board under each one-die rule ----------------------------------------
 def contrast_table(rules: Rules) -> pd.DataFrame:
     """The chance of shutting the box with perfect play under each one-die rule (the rest of ``rules`` kept):
-    float, exact fraction as text (up to ``EXACT_UP_TO`` tiles), the gain over all the dice always, which row is
+    float, exact fraction as text (up to ``PAGE_EXACT_UP_TO`` tiles), the gain over all the dice always, which row is
     this run's rule, and how many boards the solve values that can arise (every set of open tiles, but on a Double
     Shutter no back tile down while its front tile stands: 3^N of the 4^N)."""
-    exact = rules.positions <= EXACT_UP_TO
+    exact = rules.positions <= PAGE_EXACT_UP_TO
     rows = []
     for option in dict.fromkeys((*ONE_DIE_OPTIONS, rules.one_die)):  # the named rules, and this run's
         variant = replace(rules, one_die=option)
@@ -315,7 +314,7 @@ def other_rule_part(rules: Rules, value: Part, choice: Part) -> Part:
         return part
     table = Table("value-and-contrast", value.tables["value-and-contrast"])
     other = "high-shut" if rules.one_die == "sum-le-6" else "sum-le-6"
-    exact = rules.positions <= EXACT_UP_TO
+    exact = rules.positions <= PAGE_EXACT_UP_TO
     column = "p_win_exact" if exact else "p_win"
     s = Sentence()
     mine = table.cell("p_win", "p_win", one_die=rules.one_die)
@@ -390,5 +389,5 @@ def estimate(rules: Rules):
     from ..cost import Estimate, solve_cost, solve_estimate
 
     cost = solve_cost(rules)
-    exact = solve_estimate(rules, exact=True) * 3 if rules.positions <= EXACT_UP_TO else Estimate()
+    exact = solve_estimate(rules, exact=True) * 3 if rules.positions <= PAGE_EXACT_UP_TO else Estimate()
     return exact + solve_estimate(rules) * 4 + Estimate(cost.boards * cost.rolls * 4e-6)

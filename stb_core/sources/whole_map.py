@@ -23,6 +23,7 @@ from ..choice import NO_LOSS, TIE_BREAKS, VALUE_RTOL, no_loss
 from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
 from ..game import game_of
+from ..limits import PAGE_EXACT_UP_TO
 from ..objectives import get_objective
 from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
@@ -67,7 +68,6 @@ SOURCE_DICE = (2, 6)  # the dice every source rolls (this chapter plays their bo
 SOURCE_BOARD = {"layout": "row", "moves": "sum"}  # every source plays one row, a roll shutting tiles adding up to it
 # the plain game's value of every other rule option (its declared default): a variant sets some on top of it
 PLAIN = {o.name: o.default for o in RULE_OPTIONS if o.name not in ("tiles", "dice", "sides", *SOURCE_BOARD)}
-EXACT_UP_TO = 12  # tiles in all up to which the ties and the more-tiles table are exact fractions
 
 
 def source_rules(rules: Rules, tiles: int, variant: str | None = None) -> Rules:
@@ -697,7 +697,7 @@ def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFram
     """For each objective: how many (board, roll) pairs have two or more equally good moves (where the
     tie-break decides), and the value of the full board under each tie-break (the same for all: ties
     change which moves are played, never the optimal value)."""
-    rows, exact, with_choice = [], rules.positions <= EXACT_UP_TO, pairs_with_choice(rules)
+    rows, exact, with_choice = [], rules.positions <= PAGE_EXACT_UP_TO, pairs_with_choice(rules)
     for objective in objectives:
         canonical = solve(rules, objective, exact=exact)
         row = {"objective": objective, "tied_pairs": tied_pairs(canonical, facing(rules)),
@@ -712,7 +712,7 @@ def tie_break_distributions(rules: Rules, objective="win", tie_breaks=tuple(TIE_
     """The exact final-sum distribution under optimal play for ``objective`` with each tie-break (one row per sum
     that happens, and one for each winning sum), and the spread between the tie-breaks for each sum (largest minus
     smallest probability)."""
-    exact = rules.positions <= EXACT_UP_TO
+    exact = rules.positions <= PAGE_EXACT_UP_TO
     columns = {name: final_sum_distribution(rules, objective, tie_break=name, exact=exact) for name in tie_breaks}
     sums = sorted({s for dist in columns.values() for s in dist} | set(range(rules.win_at_most + 1)))
     table = pd.DataFrame({"final_sum": sums})
@@ -849,7 +849,7 @@ def openings_part(rules: Rules) -> Part:
 
 
 # -- section 9: more tiles -------------------------------------------------------------------------------------------
-def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = EXACT_UP_TO,
+def more_tiles_table(rules: Rules, max_tiles: int = 16, dice=(2, 3), exact_up_to: int = PAGE_EXACT_UP_TO,
                      log=None) -> pd.DataFrame:
     """Optimal values from the full board of 1 .. ``max_tiles`` tiles for each number of ``dice`` (the rest of
     ``rules`` kept: sides, one-die rule, layout): the chance of winning also as an exact fraction up to
@@ -889,14 +889,14 @@ def more_dice(rules: Rules) -> tuple[int, ...]:
 
 def more_tiles_method(rules: Rules, max_tiles: int) -> str:
     """What the more-tiles section solves (boards of 1 to ``max_tiles`` tiles), in words that hold for this run's
-    rules: exact fractions up to :data:`EXACT_UP_TO` tiles in all, which may be every board of the table."""
+    rules: exact fractions up to :data:`PAGE_EXACT_UP_TO` tiles in all, which may be every board of the table."""
     double = rules.layout == "double-shutter"
     front = " in front (each with its back row)" if double else ""
     three = " and with three dice of the same size" if 3 in more_dice(rules) and rules.dice != 3 else ""
-    exact_front = EXACT_UP_TO // 2 if double else EXACT_UP_TO
+    exact_front = PAGE_EXACT_UP_TO // 2 if double else PAGE_EXACT_UP_TO
     sizes = "a board of 1 tile" if max_tiles == 1 else f"boards of 1 to {max_tiles} tiles"
     exact = ("on every board of the section" if max_tiles <= exact_front else
-             f"up to {EXACT_UP_TO} tiles in all" + (f" ({exact_front} in front)" if double else ""))
+             f"up to {PAGE_EXACT_UP_TO} tiles in all" + (f" ({exact_front} in front)" if double else ""))
     return (f"This section solves {sizes}{front}, with "
             f"{dice_words(rules.dice, rules.sides)}{three}. A tile above the largest total the dice can roll can "
             f"never be shut. {winning(rules).chance.capitalize()} is also given as an exact fraction {exact}. How "
@@ -1129,7 +1129,7 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
     main = solve_estimate(rules)
     variants = games_played((solve_cost(variant_rules(rules, v, n)), 6)
                             for v in variants_of(rules) for n in dict.fromkeys((rules.tiles, compare_tiles)))
-    exact = solve_estimate(rules, exact=True) if rules.positions <= EXACT_UP_TO else main
+    exact = solve_estimate(rules, exact=True) if rules.positions <= PAGE_EXACT_UP_TO else main
     nine = solve_estimate(source_rules(rules, 10))
     cards = len(all_cards(card_lines)) * 0.5  # cards that play the same moves are valued once
     cost = solve_cost(rules)
@@ -1139,7 +1139,7 @@ def estimate(rules: Rules, compare_tiles: int = 10, max_tiles: int = 16, margin_
     for n in range(1, max_tiles + 1):
         for d in dict.fromkeys((rules.dice, *more_dice(rules))):
             game = replace(rules, tiles=n, dice=d)
-            fractions = solve_estimate(game, exact=True) if game.positions <= EXACT_UP_TO else Estimate()
+            fractions = solve_estimate(game, exact=True) if game.positions <= PAGE_EXACT_UP_TO else Estimate()
             total = total + solve_estimate(game) * 3 + fractions
     total = total + frontier_estimate(rules) + main * (2 * len(FRONTIER_POLICIES))
     return total * 2.3  # measured: the sections' own work (tables, decompositions) beside their solves

@@ -8,9 +8,8 @@ Number formats (each returns a function of one value, ``""`` for a missing one):
 * :func:`share` -- a number that is already a percentage (``2.01498`` -> ``2.01%``);
 * :func:`integer`, :func:`fraction`, :func:`text`.
 
-Words that follow the numbers: :func:`plural` (``1 board``, ``3 boards``), :func:`count_of` (``all 8``,
-``none of the 8``, ``7 of the 8``), :func:`listing` (``a, b and 12 more``), :func:`relation` (``more``,
-``less``, ``the same``), :func:`dice_words` (``two dice``, ``one 12-sided die``).
+Words that follow the numbers: :func:`plural` (``1 board``, ``3 boards``), :func:`listing` (``a, b and 12 more``),
+:func:`relation` (``more``, ``less``, ``the same``), :func:`dice_words` (``two dice``, ``one 12-sided die``).
 """
 
 from __future__ import annotations
@@ -258,18 +257,6 @@ def counted(noun: str, many: str | None = None, *, words: bool = False) -> Calla
     show.unit = "integer"
     show.decimals = 0
     return show
-
-
-def count_of(count: int, total: int) -> str:
-    """How many of a whole: ``all 8`` (``both`` of two), ``none of the 8``, ``7 of the 8``, ``the only one``."""
-    count, total = int(count), int(total)
-    if total == 1:
-        return "the only one" if count == 1 else "none"
-    if count == total:
-        return "both" if total == 2 else f"all {total:,}"
-    if count == 0:
-        return "neither" if total == 2 else f"none of the {total:,}"
-    return f"{count:,} of the {total:,}"
 
 
 def listing(items: Sequence[str], most: int = 6, conjunction: str = "and") -> str:
