@@ -454,8 +454,10 @@ def length_part(rules: Rules) -> Part:
         text = "Played for the win, every game is over before the first roll."
     else:
         never = s.holds(counts.fact("optimal_p_win", "p_win", "max", optimal), "==", 0)
-        lead = ("No way of playing wins here, so play for the win is its tie-break alone (the lowest tiles first): a "
-                "game" if never else "Played for the win, a game")
+        first = ("the front row's lowest tiles first, then the back row's highest" if rules.layout == "double-shutter"
+                 else "the lowest tiles first")
+        lead = (f"No way of playing wins here, so play for the win is its tie-break alone ({first}): a game"
+                if never else "Played for the win, a game")
         text = (f"{lead} most often lasts {s(likeliest, counted('roll'))} ({s(its_p, percent(1))} of games) and never "
                 f"more than {s(longest, counted('roll'))}.")
     part.add(s.finding("length", text))
