@@ -254,7 +254,7 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
                     "always positive: the source reads the tendency right, though a state with a higher mean tile "
                     "is not always the costlier" if rises else "not always positive")
         spread = (f"is {s(high, number(2))} in every one" if number(2)(low.value) == number(2)(high.value) else
-                  f"lies between {s(low, number(2))} and {s(high, number(2))}")
+                  f"runs from {s(low, number(2))} to {s(high, number(2))}, rounded")
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
                 f"expected cost {spread} ({positive}).")
         if won_at_start(s, rules):  # every state is won: its cost is its own sum, and no game reaches another

@@ -247,8 +247,8 @@ def allowed_or_forced_finding(rules: Rules, forced: Table):
                   "and for the worst play too")
         text = f"For optimal play the two rules are worth exactly the same under every objective here; {played}."
     else:
-        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: an optimal player "
-                f"does not always take the single die where it is allowed.")
+        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: "
+                f"forcing the single die takes away a choice of dice an optimal player uses.")
     return s.finding("allowed-or-forced", text, kind="text")
 
 
