@@ -251,9 +251,10 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
         rises = s.holds(low, ">", 0)
         always = rises and s.holds(low, ">=", 1 - 1e-9)  # 1 in every panel (to rounding): ordered as their mean tile
         positive = ("always positive: the source reads the pattern right" if always else
-                    "always positive: the source reads the tendency right, though a state with a higher mean tile "
-                    "is not always the costlier" if rises else "not always positive")
-        spread = (f"is {s(high, number(2))} in every one" if number(2)(low.value) == number(2)(high.value) else
+                    "always positive: the source reads the tendency right, though the costs do not follow the mean "
+                    "tile's order exactly" if rises else "not always positive")
+        rounded = "" if always else ", rounded"
+        spread = (f"is {s(high, number(2))} in every one{rounded}" if number(2)(low.value) == number(2)(high.value) else
                   f"runs from {s(low, number(2))} to {s(high, number(2))}, rounded")
         text = (f"Within each panel with two or more states the rank correlation between the mean open tile and the "
                 f"expected cost {spread} ({positive}).")
