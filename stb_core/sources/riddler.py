@@ -295,12 +295,12 @@ def statements_part(rules: Rules, choice: Part) -> Part:
         several = s.holds(boards, ">", 1)
         if several and s.holds(opposite, "==", boards.value) and boards.value > 0:
             clause += f": {other} {verb} better on every one of them"
-        elif several and (s.holds(opposite, ">", 0) | s.holds(tied := derived(  # both worth the same: neither better
-                f"{key}_tied", "difference", s.quiet(derived(f"{key}_not_true", "difference", boards, true_on)),
-                opposite), ">", 0)):
-            also = ([f"{other} {verb} better on {s(opposite)}"] if opposite.value > 0 else []) + \
-                   ([f"both are worth the same on {s(tied)}"] if tied.value > 0 else [])
-            clause += "; " + " and ".join(also) + " of them"
+        elif several:
+            not_true = s.quiet(derived(f"{key}_not_true", "difference", boards, true_on))
+            tied = derived(f"{key}_tied", "difference", not_true, opposite)  # both choices worth the same
+            also = ([f"{other} {verb} better on {s(opposite)}"] if s.holds(opposite, ">", 0) else []) + \
+                   ([f"both are worth the same on {s(tied)}"] if s.holds(tied, ">", 0) else [])
+            clause += "; " + " and ".join(also) + " of them" if also else ""
         clauses.append(clause)
     part.add(s.finding("statements", f"{clauses[0]}, and {clauses[1]}."))
     return part
