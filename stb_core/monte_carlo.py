@@ -185,8 +185,6 @@ def play_games(solution: Solution, games: int, rng: np.random.Generator, start: 
     return boards
 
 
-
-
 def simulate(solution: Solution, games: int = 100_000, seed: int = 0, board: int | None = None,
              progress=None) -> SimulationResult:
     """Play ``games`` games from ``board`` (default: full) with the solution's policy and dice choices, a chunk

@@ -908,16 +908,21 @@ def endings(tables, values, rules):
     rows_equal(tables["final-sum-distribution"], expected, ("variant", "final_sum"), "final-sum-distribution")
 
 
+def tied_pairs(rules: Rules, objective: str) -> int:
+    """How many (board, roll) pairs a player can face (reached from the full board, still in play) have two or more
+    moves exactly as good for ``objective``, by the reference's exact values."""
+    play, sense, tied = reference_play(rules, objective), objective_sense(objective), 0
+    for b in reachable_states(rules):
+        for o in faced(rules, b):
+            after = [play.value(b - set(m)) for m in moves(rules, b, o)]
+            tied += len(after) >= 2 and after.count(sense * max(sense * a for a in after)) >= 2
+    return tied
+
+
 def ties(tables, values, rules):
     expected = []
     for objective in ("win", "remaining-sum", "flipped-count"):
-        play = reference_play(rules, objective)
-        tied = 0
-        for b in reachable_states(rules):  # the boards a player can face
-            for o in faced(rules, b):
-                after = [play.value(b - set(m)) for m in moves(rules, b, o)]
-                tied += len(after) >= 2 and after.count(objective_sense(objective) * max(
-                    objective_sense(objective) * a for a in after)) >= 2
+        tied = tied_pairs(rules, objective)
         value = reference_value(rules, objective)
         expected.append({"objective": objective, "tied_pairs": tied, "value_canonical": value,
                          "value_fewest-tiles": value, "value_most-tiles": value, "value_random": value})

@@ -573,9 +573,10 @@ def card_exceptions(part: Part, rules: Rules, card_objective: str) -> None:
     """Whether the recommended card plays the highest-tile rule's moves, and the decisions where it costs most."""
     card = part.shown["card"]
     played, rule = evaluate(rules, "win", card.policy()), evaluate(rules, "win", "highest-tile")
+    faced = facing(rules)
     versus = part.table("card-vs-highest-tile", pd.DataFrame([{
         "card": card.name, "pairs_playing_differently": pairs_playing_differently(played, rule),
-        "boards_rolling_other_dice": int((played.dice[facing(rules)] != rule.dice[facing(rules)]).sum())}]))
+        "boards_rolling_other_dice": int((played.dice[faced] != rule.dice[faced]).sum())}]))
     s = Sentence()
     differ = versus.cell("differing", "pairs_playing_differently", card=card.name)
     dice = versus.cell("other_dice", "boards_rolling_other_dice", card=card.name)
@@ -635,10 +636,10 @@ def disagreement_summary(rules: Rules) -> pd.DataFrame:
     (board, roll) pair a player can face with a choice (:func:`facing`), and what the differences cost."""
     win, total = solve(rules, "win"), solve(rules, "remaining-sum")
     highest = evaluate(rules, "win", "highest-tile")
-    pairs = pairs_with_choice(rules)
+    pairs, faced = pairs_with_choice(rules), facing(rules)
     rows = []
     for label, other in (("sum-optimal move", total), ("highest-tile move", highest)):
-        table = choice_disagreements(win, other, facing(rules))
+        table = choice_disagreements(win, other, faced)
         rows.append({"compared with": label, "pairs with a choice": pairs, "pairs where it costs the win": len(table),
                      "share": len(table) / pairs if pairs else 0.0,
                      "largest loss of win probability": float(table["loss_for_a"].max()) if len(table) else 0.0})
@@ -698,9 +699,10 @@ def tie_break_table(rules: Rules, objectives=SCORINGS_OF_SOURCES) -> pd.DataFram
     tie-break decides), and the value of the full board under each tie-break (the same for all: ties
     change which moves are played, never the optimal value)."""
     rows, exact, with_choice = [], rules.positions <= PAGE_EXACT_UP_TO, pairs_with_choice(rules)
+    faced = facing(rules)
     for objective in objectives:
         canonical = solve(rules, objective, exact=exact)
-        row = {"objective": objective, "tied_pairs": tied_pairs(canonical, facing(rules)),
+        row = {"objective": objective, "tied_pairs": tied_pairs(canonical, faced),
                "pairs_with_a_choice": with_choice}
         for name in TIE_BREAKS:
             row[f"value_{name}"] = float(solve(rules, objective, tie_break=name, exact=exact).value())
