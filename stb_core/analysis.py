@@ -24,7 +24,7 @@ from .boards import pairs_on
 from .choice import VALUE_RTOL, same_value
 from .game import game_of
 from .rules import InputError, Rules
-from .sweep import Solution, judged_roll_values, solve
+from .sweep import Solution, judged_roll_values, rolled_value, solve
 from .valuation import evaluate, reach_probabilities
 
 
@@ -83,8 +83,7 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     for roll in game_of(rules).outcomes:
         q_best[roll] = judged_roll_values(optimal, optimal, playing, roll)
         q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll)
-    dice_value = {d: sum(float(p) * q_best[r] for r, p in game_of(rules).chances(d, exact=True).items())
-                  for d in rules.dice_counts}
+    dice_value = {d: rolled_value(space, d, q_best.__getitem__) for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)
     v_star = np.asarray(optimal.values, dtype=float)[playing]
     frames = []

@@ -474,8 +474,8 @@ class Levels:
         for j in usable.tolist():  # flat order: outcome by outcome, canonical within each
             move, count, need = int(catalogue.flat[j]), int(counts[j]), int(needs[j])
             left = insert_zero_bits(self._compact[count][k - count], move)
-            if need:  # its blockers must be down once it is played
-                left = left[(left & need) == 0]
+            if need:  # its blockers must be down once it is played (the one legal-move rule, Game.fits)
+                left = left[self.game.fits(left | move, move)]
             parents.append(left | move)
             children.append(left)
             where.append(np.full(left.size, j, dtype=np.int64))

@@ -107,10 +107,9 @@ class Game:
         """The total value of the tiles that can be shut now on every board (open, with their blockers down)."""
         if not self.layout.blocked:
             return self.sums
-        boards = self.boards
         out = np.zeros(self.states, dtype=np.int16)
-        for b, (value, need) in enumerate(zip(self.tile_values, self.layout.needs, strict=True)):
-            out += np.where(((boards >> b) & 1).astype(bool) & ((boards & need) == 0), value, 0).astype(np.int16)
+        for b, value in enumerate(self.tile_values):  # the tiles a one-tile move may shut (the legal-move rule)
+            out += np.where(self.fits(self.boards, 1 << b), value, 0).astype(np.int16)
         return frozen(out)
 
     @cached_property

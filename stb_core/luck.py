@@ -30,7 +30,7 @@ from .boards import board_mask, layout_of
 from .choice import no_loss, same_value
 from .game import game_of
 from .rules import InputError
-from .sweep import Solution, judged_roll_values
+from .sweep import Solution, judged_roll_values, rolled_value
 
 # loss thresholds of an inaccuracy, a mistake and a blunder, in the objective's units (a chance of winning: 0.1,
 # 0.5 and 2 percentage points; a sum left open: a quarter point, one point, three points; and so on) -- or, for a
@@ -212,7 +212,7 @@ def roll_values(solution: Solution) -> tuple[np.ndarray, dict[int, np.ndarray], 
     table = np.repeat(stuck[:, None], max(game.outcomes) + 1, axis=1)
     for code in game.outcomes:  # the best move's value: optimal play's own move (Q's one home, analysis)
         table[:, code] = judged_roll_values(solution, solution, game.boards, code)
-    by_dice = {d: sum(p * table[:, c] for c, p in game.chances(d).items()) for d in game.dice_counts}
+    by_dice = {d: rolled_value(game, d, lambda c: table[:, c]) for d in game.dice_counts}
     return table, by_dice, stuck
 
 

@@ -299,34 +299,42 @@ class Solution:
 
     def roll_value(self, board: int, roll: int):
         """``Q(board, roll)``: the value after the policy's move for this roll (the average over its moves
-        for a mixture), or ``u(board)`` if no move is legal."""
+        for a mixture), or ``u(board)`` if no move is legal -- :func:`judged_roll_values` of this solution."""
         board = check_board(board, self.rules)
-        at, child, chance = self.transitions(np.array([board]), roll)
-        if at.size == 0:
-            return self.stuck_value(board)
-        return sum(c * v for c, v in zip(chance.tolist(), self.values[child].tolist(), strict=True))
+        return judged_roll_values(self, self, np.array([board]), roll, exact=self.exact)[0]
 
     def dice_values(self, board: int) -> dict[int, object]:
         """Value of rolling each number of dice the rules allow from ``board``: ``{dice: sum_r p(r) Q}``."""
         board = check_board(board, self.rules)
-        out = {}
-        for dice in self.game.dice_choices(board):
-            out[dice] = sum(p * self.roll_value(board, r) for r, p in self.game.chances(dice, self.exact).items())
-        return out
+        return {dice: rolled_value(self.game, dice, lambda r: self.roll_value(board, r), self.exact)
+                for dice in self.game.dice_choices(board)}
 
 
-def judged_roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int) -> np.ndarray:
+def judged_roll_values(judge: Solution, player: Solution, boards: np.ndarray, roll: int,
+                       exact: bool = False) -> np.ndarray:
     """``Q(S, r; pi_player)`` judged by ``judge``'s values: ``judge``'s ``V`` after ``player``'s move on each
-    board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal."""
-    values = np.asarray(judge.values, dtype=float)
-    out = np.asarray(judge.objective.values(judge.game, boards), dtype=float).copy()
+    board for ``roll`` (the chance-weighted average for a mixture), ``u(S)`` where no move is legal. Q's one home:
+    floats, or Fractions when ``exact`` (both solutions exact)."""
+    if exact and not (judge.exact and player.exact):
+        raise InputError("exact roll values need two exact solutions")
+    stuck = judge.objective.values(judge.game, boards)
+    if exact:
+        values, out = judge.values, np.array([Fraction(x) for x in stuck.tolist()], dtype=object)
+    else:
+        values, out = np.asarray(judge.values, dtype=float), np.asarray(stuck, dtype=float).copy()
     index, child, chance = player.transitions(boards, roll)
     if index.size:
         moved = np.zeros(boards.size, dtype=bool)
         moved[index] = True
-        out[moved] = 0.0
-        np.add.at(out, index, np.asarray(chance, dtype=float) * values[child])
+        out[moved] = 0
+        np.add.at(out, index, (chance if exact else np.asarray(chance, dtype=float)) * values[child])
     return out
+
+
+def rolled_value(game: Game, dice: int, q, exact: bool = False):
+    """``V_d = sum_r p_d(r) Q(r)``: the value of rolling ``dice`` dice, ``q(r)`` the value of outcome ``r`` (a
+    number or an array of boards; chances as Fractions when ``exact``)."""
+    return sum(p * q(r) for r, p in game.chances(dice, exact).items())
 
 
 # -- which sweep, and the one path to a solution -----------------------------------------------------------------

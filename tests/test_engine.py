@@ -1,10 +1,11 @@
 """The engine against the sources' published numbers, exact arithmetic, and its error messages."""
 
+import itertools
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from reference import forward, reference_play, reference_value, utility
+from reference import forward, moves, outcomes, reference_play, reference_value, utility
 
 from stb_core import (
     TIE_BREAKS,
@@ -22,6 +23,8 @@ from stb_core import (
     solve,
     win_probability,
 )
+from stb_core import boards as boards_module
+from stb_core.game import Game
 from stb_core.tables import board_table, legal_moves_table
 
 
@@ -266,3 +269,24 @@ def test_a_play_valued_under_another_objective_counts_the_sum_it_is_left_with(po
     expected = sum(p * utility("remaining-sum", rules, board) for board, p in ends.items())
     played = evaluate(rules, "win", policy, exact=True)
     assert policy_values(played, "remaining-sum")[rules.full_board] == expected
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=6, layout="double-shutter"), Rules(tiles=9, max_per_move=2),
+                                   Rules(tiles=7, moves="die-or-sum", one_die="sum-le-6"),
+                                   Rules(tiles=5, layout="double-shutter", moves="die-or-sum", sides=4)],
+                         ids=["double-shutter", "two-a-move", "die-or-sum-one-die", "double-shutter-die-or-sum"])
+def test_large_levels_spread_exactly_the_legal_pairs_of_the_reference(rules, monkeypatch):
+    """The level-by-level pairs built by spreading each move's compact boards (the path of large levels, forced
+    here) are the (board, outcome, move) triples of the plain reference's move rule, blockers included."""
+    monkeypatch.setattr(boards_module, "PAIR_MATRIX_LIMIT", 0)
+    game = Game(rules)  # a fresh game: no levels kept from the small-level path
+    tiles = range(1, game.positions + 1)
+    codes = {o: (o if rules.moves == "sum" else game.outcome_code(o))
+             for d in rules.dice_counts for o in outcomes(rules, d)}
+    for k in range(1, game.positions + 1):
+        pairs = game.levels.pairs(k)
+        found = set(zip(pairs.parent.tolist(), pairs.code.tolist(), pairs.masks.tolist(), strict=True))
+        expected = {(board_mask(open_), code, board_mask(m))
+                    for open_ in map(frozenset, itertools.combinations(tiles, k))
+                    for o, code in codes.items() for m in moves(rules, open_, o)}
+        assert found == expected, k
