@@ -261,20 +261,20 @@ def _roll(text: str, rules: Rules, board: int) -> int:
     """The outcome ``--roll`` names, checked before any work: a total (``9``), or under ``die-or-sum`` the dice
     (``3,5``; one number where one die is rolled)."""
     game = game_of(rules)
-    if rules.moves == "sum":
+    if game.rolls_are_totals:
         if not re.fullmatch(r"[0-9]+", text.strip()):
             raise UserError(f"roll must be a total the dice can show, like 9; got {text!r}")
         return check_roll(int(text), rules, board)
-    parts = text.split(",")
-    if not all(re.fullmatch(r" *[0-9]+ *", p) for p in parts) or not 1 <= len(parts) <= 2 \
-            or not all(1 <= int(p) <= rules.sides for p in parts):
-        raise UserError(f"roll must be the dice, each 1 to {rules.sides}, like 3,5 (one number for one die); "
-                        f"got {text!r}")
-    code = game.outcome_code(tuple(int(p) for p in parts))
-    if len(parts) not in game.dice_choices(board) or code not in game.totals_from(board):
+    words = ",".join(part.strip() for part in text.split(","))
+    dice = words.count(",") + 1
+    if dice not in game.dice_choices(board):
         raise UserError(f"roll must be {' or '.join(map(str, game.dice_choices(board)))} dice from open "
                         f"{_tiles(rules, board)}; got {text!r}")
-    return code
+    try:  # the dice as a record writes them (Game.roll_of_words)
+        return game.roll_of_words(words, dice)
+    except InputError:
+        raise UserError(f"roll must be the dice, each 1 to {rules.sides}, like 3,5 (one number for one die); "
+                        f"got {text!r}") from None
 
 
 def _board(args, rules: Rules) -> int:
