@@ -194,7 +194,7 @@ class Game:
                 out[dice] = Counter(self.rules.dice_weights(dice))
             else:
                 throws = Counter(self.outcome_code(t) for t in itertools.product(range(1, sides + 1), repeat=dice))
-                out[dice] = Counter({c: n * sides ** (self.rules.dice - dice) for c, n in throws.items()})
+                out[dice] = Counter({c: n * self.rules.throw_weight(dice) for c, n in throws.items()})
         return out
 
     def outcome_code(self, dice: tuple[int, ...]) -> int:

@@ -283,10 +283,10 @@ class Rules:
         """Throws (out of ``throws``) giving each total when all the dice are rolled."""
         return total_distribution(self.dice, self.sides)
 
-    @cached_property
-    def one_die_weights(self) -> dict[int, int]:
-        """Throws (out of ``throws``) giving each total with one die: ``sides**(dice-1)`` each."""
-        return {face: self.sides ** (self.dice - 1) for face in range(1, self.sides + 1)}
+    def throw_weight(self, dice: int) -> int:
+        """How many of the ``throws`` of all the dice one throw of ``dice`` dice stands for: ``sides**(D - dice)``
+        with ``D`` the rules' dice (each face of a single die is ``sides**(D-1)`` of the ``sides**D`` throws)."""
+        return self.sides ** (self.dice - dice)
 
     def roll_distribution(self, dice: int | None = None) -> dict[int, Fraction]:
         """Exact probability of each total rolling ``dice`` dice (default: the rules' number)."""
@@ -322,7 +322,9 @@ class Rules:
         """Throws (out of ``throws``) giving each total when ``dice`` dice (1 or the rules') are rolled."""
         if dice not in self.dice_counts:
             raise InputError(f"dice must be {' or '.join(map(str, self.dice_counts))} under these rules, got {dice}")
-        return self.roll_weights if dice == self.dice else self.one_die_weights
+        if dice == self.dice:
+            return self.roll_weights
+        return {total: w * self.throw_weight(dice) for total, w in total_distribution(dice, self.sides).items()}
 
     @property
     def distinct_totals(self) -> int:
