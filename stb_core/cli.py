@@ -26,6 +26,7 @@ from .counts import check_counts_reach, counts_by_moves
 from .frontier import DEFAULT_OBJECTIVES, check_objectives, frontier, frontier_estimate
 from .game import check_roll, game_of
 from .hindsight import hindsight, hindsight_estimate, hindsight_refusal
+from .limits import EXACT_MAX_TILES
 from .luck import GRADE_NAMES, analyse, number_format, parse_record, record_of, thresholds
 from .monte_carlo import MAX_GAMES, narrate_game, simulate
 from .objectives import OBJECTIVES
@@ -44,6 +45,9 @@ from .policies import POLICIES, get_policy
 from .rules import RULE_OPTIONS, InputError, Option, Rules
 from .sweep import Solution, check_exact_reach
 from .valuation import evaluate, expected_rolls, final_sum_distribution, roll_count_distribution
+
+EXACT_HELP = (f"exact fractions (up to {EXACT_MAX_TILES} tiles; Double Shutter up to {EXACT_MAX_TILES // 2} "
+              "in front)")
 
 
 def program_name() -> str:
@@ -176,7 +180,7 @@ def _play_flags() -> argparse.ArgumentParser:
     _add(play_, "--tie-break", choice("tie_break", tuple(TIE_BREAKS)), "canonical",
          f"which of equally good moves is played: {', '.join(TIE_BREAKS)} (default canonical: lowest tiles first)")
     play_.add_argument("--exact", action="store_true",
-                       help="exact fractions (up to 16 tiles; Double Shutter up to 8 in front)")
+                       help=EXACT_HELP)
     return shared
 
 
@@ -221,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add(front, "--objectives", str, ",".join(DEFAULT_OBJECTIVES), f"the two objectives, first,second: two of "
          f"{', '.join(OBJECTIVES)} (default {','.join(DEFAULT_OBJECTIVES)})")
     front.add_argument("--exact", action="store_true",
-                       help="exact fractions (up to 16 tiles; Double Shutter up to 8 in front)")
+                       help=EXACT_HELP)
     review = commands.add_parser("analyse", parents=[_rule_flags(), _play_flags()],
                                  help="a game's luck and decisions, turn by turn")
     _add(review, "--game", str, None, "the game, one turn per roll: the total, then the tiles shut joined by + (or "

@@ -172,7 +172,8 @@ def _in_chunks(states: int, run, progress, descending: bool = False) -> None:
 def sigma_fits(game: Game) -> bool:
     """Whether the solve records the move table (its size within ``limits.SIGMA_BYTES``)."""
     catalogue = game.catalogue
-    return game.states * catalogue.width * np.dtype(catalogue.index_dtype).itemsize <= limits.SIGMA_BYTES
+    itemsize = np.dtype(catalogue.index_dtype).itemsize
+    return limits.records_move_table(limits.move_table_bytes(game.states, catalogue.width, itemsize))
 
 
 def dice_read(game: Game, dice: np.ndarray) -> np.ndarray:

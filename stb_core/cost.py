@@ -22,7 +22,7 @@ from math import comb
 
 import numpy as np
 
-from .limits import CHUNK_GAMES, KEPT_GAMES
+from .limits import CHUNK_GAMES, KEPT_GAMES, move_table_bytes, records_move_table
 from .rules import InputError, Rules
 
 # Measured constants (seconds per unit of work, bytes per item) -- see make bench; rough on purpose: an estimate
@@ -120,12 +120,14 @@ class SolveCost:
 
     @property
     def compiled_bytes(self) -> int:
-        return self.boards * BYTES_PER_BOARD + self.move_table_bytes
+        """Per-board arrays, and the move table when the compiled solve records it (``limits.records_move_table``)."""
+        table = self.move_table_bytes
+        return self.boards * BYTES_PER_BOARD + (table if records_move_table(table) else 0)
 
     @property
     def move_table_bytes(self) -> int:
-        """The move table the sweep records (boards x roll totals, int64) on boards of up to 20 tiles."""
-        return self.boards * (self.largest_roll + 1) * 8 if self.boards <= 1 << 20 else 0
+        """The move table a sweep records: a move index per board and outcome code (``limits.move_table_bytes``)."""
+        return move_table_bytes(self.boards, self.largest_roll + 1)
 
     def seconds(self, path: str = "auto", exact: bool = False, mixture: bool = False) -> float:
         """Seconds of one solve on ``path``; a ``mixture`` (random play or ties) makes the compiled loop weigh

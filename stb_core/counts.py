@@ -22,10 +22,8 @@ import numpy as np
 
 from .boards import check_board
 from .game import game_of
-from .limits import exact_limit
+from .limits import EXACT_COUNT_MAX_TILES, exact_limit
 from .rules import InputError, Rules, check_rules
-
-EXACT_COUNT_MAX_TILES = 16
 
 
 def _pair_weights(game, pairs, dtype=object) -> np.ndarray:

@@ -33,11 +33,10 @@ import numpy as np
 
 from .boards import check_board
 from .game import Game, game_of
-from .limits import exact_limit
+from .limits import HINDSIGHT_MAX_TILES, exact_limit
 from .rules import InputError, Rules, check_rules
 from .sweep import check_exact
 
-HINDSIGHT_MAX_TILES = 16
 HINDSIGHT_OBJECTIVES = ("win", "remaining-sum")
 MAX_STORED_BOARDS = 40_000_000  # boards held in the valued sets: about 2.5 GB; beyond it the run stops, refused
 SECONDS_PER_SET_THROW = 4e-6    # measured: tiles 1-12 two dice 0.34 s, three 12-sided dice 10 s, 1-14 three dice 41 s

@@ -8,9 +8,24 @@ from .rules import Rules
 
 KEPT_GAMES = 8  # the games a process keeps with their arrays (game_of's last eight; the kept solutions' too)
 EXACT_MAX_TILES = 16  # tile positions up to which exact fractions are computed (the front and back rows together)
+EXACT_COUNT_MAX_TILES = 16  # tile positions up to which sequence counts are exact integers (float64 beyond)
+HINDSIGHT_MAX_TILES = 16  # tile positions up to which the hindsight values (every future roll known) are computed
+PER_BOARD_MAX_TILES = 16  # tile positions up to which a table has a row per board (or per board and move)
+CACHE_MAX_TILES = 16  # tile positions up to which solutions of named objectives and policies are kept for reuse
 PAGE_EXACT_UP_TO = 12  # tile positions (both rows) up to which a chapter also prints its values as exact fractions
 CHUNK_GAMES = 1 << 20  # simulated games played together: memory stays the same up to any number of games
 SIGMA_BYTES = 1 << 29  # a compiled solve records its move table up to this size (beyond, moves are chosen again)
+
+
+def move_table_bytes(boards: int, outcomes: int, itemsize: int = 1) -> int:
+    """The size of a move table: one move index (``itemsize`` bytes; int8 for every game of today's dice) per board
+    and outcome code."""
+    return boards * outcomes * itemsize
+
+
+def records_move_table(size: int) -> bool:
+    """Whether a compiled solve records a move table of ``size`` bytes (the numpy sweep always does)."""
+    return size <= SIGMA_BYTES
 
 
 def exact_limit(rules: Rules, what: str = "exact values", limit: int = EXACT_MAX_TILES) -> str:

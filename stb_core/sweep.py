@@ -48,12 +48,11 @@ from .choice import (
     same_value,
 )
 from .game import Game, check_roll, game_of
-from .limits import EXACT_MAX_TILES, KEPT_GAMES, exact_limit
+from .limits import CACHE_MAX_TILES, EXACT_MAX_TILES, KEPT_GAMES, exact_limit
 from .objectives import Objective, get_objective
 from .policies import OPTIMAL, Policy, get_policy
 from .rules import InputError, Rules, check_rules
 
-CACHE_MAX_TILES = 16       # solutions of named objectives and policies up to here are kept for reuse
 PATHS = ("auto", "numpy", "compiled")
 
 

@@ -13,6 +13,7 @@ import pandas as pd
 from .boards import board_tiles, tile_counts
 from .choice import same_value
 from .game import game_of
+from .limits import PER_BOARD_MAX_TILES
 from .objectives import get_objective
 from .rules import InputError, Rules
 from .sweep import Solution
@@ -23,7 +24,6 @@ VALUE_NAMES = {
     "remaining-sum": "expected_remaining_sum",
     "flipped-count": "expected_tiles_shut",
 }
-PER_BOARD_MAX_TILES = 16  # tables with a row per board (or per board and move) stop here
 
 
 def value_name(objective) -> str:
