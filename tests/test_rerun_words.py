@@ -118,3 +118,22 @@ def test_where_no_policy_and_no_card_can_lose_the_page_names_no_loser():
     cards = searched_cards(part, WON_AT_START, 1, "win")
     recommend_card(part, cards, "win", 2.5)
     assert part.findings["recommended-card"].text.startswith("No card can do better or worse here")
+
+
+@pytest.mark.parametrize(("stem", "changed", "only", "source"), [
+    ("01-sequence-counts", {}, (), True),
+    ("01-sequence-counts", {"games": 5000, "seed": 7}, (), True),  # not rules: the source's game still
+    ("01-sequence-counts", {"tiles": 9}, (), False),  # the source's box has ten tiles
+    ("01-sequence-counts", {"one_die_forced": True}, (), True),  # forced, with no one-die rule: no change
+    ("01-sequence-counts", {"one_die": "sum-le-6", "one_die_forced": True}, (), False),
+    ("02-riddler-one-die", {"one_die": "never"}, (), False),  # the Riddler's game rolls one die
+    ("04-game-space", {"win_at_most": 0}, (), False),  # its source wins at 3 or less
+    ("06-whole-map", {"tiles": 6, "layout": "double-shutter", "max_tiles": 8}, ("dice", "sides"), True),
+    ("06-whole-map", {"sides": 8}, ("dice", "sides"), False)])
+def test_a_run_plays_its_source_game_when_its_rules_are_the_sources(stem, changed, only, source):
+    """A page says "the source's game" only where the run's rules are the source's: chapter 1's is ten tiles and
+    two six-sided dice, the Riddler's rolls one die once 7, 8 and 9 are shut, chapter 4's is won at 3 or less."""
+    from stb_core.report.page import Page, notebook_defaults
+
+    page = Page(stem, {**notebook_defaults(stem), **changed})
+    assert page.is_source_game(*only) is source

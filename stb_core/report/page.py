@@ -42,7 +42,6 @@ from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)
-VARIANT_OPTIONS = tuple(name for name in OPTIONS if name not in ("tiles", "dice", "sides"))  # the variant's rules
 LONG_TABLE = 40  # a table asked to be shown whole is shown whole up to this many rows, else previewed
 PREVIEW_ROWS = 25
 
@@ -145,17 +144,14 @@ class Page:
         page takes it, or what the engine derives from it."""
         return self._rules
 
-    def is_source_game(self, *, others_free: bool = False, **source_values) -> bool:
-        """Whether this run plays the source's own game: the parameters named at the source's values, and every
-        rule option not named (a one-die rule, a forced die, a cap per roll, a winning threshold, the move rule,
-        the layout) at the classic game's -- unless ``others_free``: a chapter that quotes the sources' games on
-        the run's dice alone (chapter 6 plays them on their own board whatever the run's). An option that changes
-        nothing under the others (:meth:`Rules.inert`: a forced die with no one-die rule) leaves the game the
-        source's."""
-        classic, played = Rules(), self._rules.effective  # an option that changes nothing is not a change
-        variant = others_free or all(getattr(played, name) == getattr(classic, name) for name in VARIANT_OPTIONS
-                                     if name not in source_values)
-        return variant and all(self.values.get(name, value) == value for name, value in source_values.items())
+    def is_source_game(self, *only: str) -> bool:
+        """Whether this run plays its chapter's source game: the rules of the notebook's default parameters (each
+        chapter's defaults are its source's game), compared on every rule option -- or only on the options named
+        in ``only`` (chapter 6 quotes the sources' games on the run's dice alone, each on its own board). An option
+        that changes nothing under the others (:meth:`Rules.inert`: a forced die with no one-die rule) is no
+        change."""
+        source, played = rules_of(self.defaults).effective, self._rules.effective
+        return all(getattr(played, name) == getattr(source, name) for name in (only or OPTIONS))
 
     def parameters(self, rules: Rules | None = None) -> None:
         """Show this run's parameters (so a reader of the HTML sees them with the code hidden)."""
