@@ -191,11 +191,13 @@ def variants_value(table: pd.DataFrame, column: str = "value",
     return fig
 
 
-def heuristic_prices(table: pd.DataFrame, order: list[str]):
+def heuristic_prices(table: pd.DataFrame, order: list[str] | None = None):
     """Small multiples, one panel per objective: each policy's loss against optimal play, % of the optimum, as a dot
     on a log axis, with a faint guide across the whole row (a bar or stem from the axis would encode a length that
-    depends on where the axis starts); a loss of 0 is written beside the axis rather than drawn."""
+    depends on where the axis starts); a loss of 0 is written beside the axis rather than drawn. Policies in
+    ``order`` (default: the table's)."""
     objectives = list(dict.fromkeys(table["objective"]))
+    order = list(dict.fromkeys(table["policy"])) if order is None else order
     fig, axes = style.figure("full", 0.32 * len(order) + 1.0, ncols=len(objectives), sharey=True, squeeze=False)
     for ax, objective in zip(axes[0], objectives, strict=True):
         part = table[table["objective"] == objective].set_index("policy").loc[order]

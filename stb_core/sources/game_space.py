@@ -251,7 +251,9 @@ def space_part(rules: Rules) -> Part:
     space = game_space(rules)
     part.shown["space"] = space
     everything = part.table("GameSpace-part2", space.drop(columns=[c for c in space.columns if c.startswith("X")]))
-    part.table("GameSpace", space.loc[~space["Redundant"], source_columns(rules)].reset_index(drop=True))
+    kept = part.table("GameSpace", space.loc[~space["Redundant"], source_columns(rules)].reset_index(drop=True))
+    part.shown["printed-columns"] = [c for c in kept.frame.columns if not c.startswith(("X", "F"))]  # X, F: CSV only
+    part.shown["redundant-rows"] = everything.frame[everything.frame["Redundant"]]
     part.table("GameSpace-columns", column_meanings(rules))
     s = Sentence()
     rows, redundant = everything.count("rows"), everything.count("redundant", [("Redundant", "==", True)])

@@ -368,6 +368,7 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
     move_tables = exhibits.shown["move_tables"]
     found = exception_losses(exceptions(move_tables["traditional"]), rules, solved, tolerance)
     table = part.table("exceptions", found.drop(columns="board_mask", errors="ignore"))
+    part.shown["genuine"] = table.frame[table.frame["Kind"] == "genuine"]  # the figure's exceptions
     part.table("exceptions-by-scoring",
                exceptions_by_scoring(move_tables, scores["expected-scores"].set_index("scoring")))
     pairs = Table("exhibit-G", exhibits["exhibit-G"])

@@ -581,6 +581,19 @@ def zero_sum(seats: Part) -> tuple[str, bool]:
     return shown, abs(float(total)) < ZERO_SUM_ROUNDING
 
 
+def simulation_checks(simulation: Part) -> list[dict]:
+    """The simulated rounds against the exact values, with each one's 95% interval and z-score (the arguments of
+    the page's ``checks.chance``): each seat's winnings, and the share of pots split."""
+    checks = []
+    for row in simulation["against_exact"].itertuples():
+        seat = row.quantity == "winnings"
+        claim = (f"seat {row.seat}: simulated winnings against the exact value" if seat
+                 else "split pots: simulated share against the exact chance")
+        checks.append({"claim": claim, "simulated": row.simulated, "exact": row.exact, "low": row.low,
+                       "high": row.high, "z": row.z, "show": number(4, signed=True) if seat else percent(2)})
+    return checks
+
+
 def headline(seats: Part, fair: Part, max_players: int) -> dict:
     """The numbers the index shows for this chapter."""
     table = seats["seats"]

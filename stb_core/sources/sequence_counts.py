@@ -29,7 +29,7 @@ from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
 from ..valuation import evaluate, reachable_boards
 from .findings import Part, Sentence, Table, derived, of_rules, won_at_start
-from .words import a_roll, counted, dice_words, integer, listing, percent, plural, points, tiles_range, winning
+from .words import a_roll, counted, dice_words, integer, listing, named, percent, plural, points, tiles_range, winning
 
 LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
 EXAMPLE_BOARD, EXAMPLE_ROLL = (1, 3, 4, 6, 7), 7  # the source's worked example
@@ -79,6 +79,7 @@ def counts_part(rules: Rules, board: str = "") -> Part:
     empty: none) when given."""
     part = Part()
     full = part.table("counts-by-moves", counts_table(rules, rules.full_board))
+    part.shown["moves-that-win"] = full.frame[full.frame["sequences"] > 0]  # the page's rows: numbers of moves that win
     s = Sentence()
     total = full.fact("total", "sequences", "sum")
     if s.holds(total, ">", 0):
@@ -519,6 +520,15 @@ def published_claims(counts: Part, partitions: Part, example: Part, strategies: 
     rule, optimal = by_policy.loc["sequence-count", "exact_p_win"], by_policy.loc["optimal", "exact_p_win"]
     claims["rule_optimal"] = (rule >= optimal, f"it wins {percent(3)(rule)}; optimal play wins {percent(3)(optimal)}")
     return claims
+
+
+def simulation_checks(strategies: Part) -> list[dict]:
+    """Each strategy's simulated win rate against its exact chance, with the simulation's 95% interval and z-score
+    (the arguments of the page's ``checks.chance``)."""
+    return [{"claim": f"{named(row.policy)}: simulated win rate, against the exact value",
+             "simulated": row.simulated_p_win, "exact": row.exact_p_win, "low": row.low_95, "high": row.high_95,
+             "z": row.z, "show": percent(3)}
+            for row in strategies["strategies"].itertuples()]
 
 
 def headline(counts: Part, strategies: Part) -> dict:

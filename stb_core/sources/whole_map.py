@@ -188,6 +188,7 @@ def variants_part(rules: Rules, compare_tiles: int) -> Part:
     """Every variant's value under each objective, optimal and worst play, on the main board and a second size."""
     part = Part()
     variants = part.table("variants", variants_table(rules, (rules.tiles, compare_tiles)))
+    part.shown["optimal-for-the-win"] = variants.frame.query("objective == 'win' and policy == 'optimal'")
     s = Sentence()
     on = [("objective", "==", "win"), ("policy", "==", "optimal"), ("tiles", "==", rules.tiles)]
     low = {c: variants.fact(f"lowest_{c}", c, "first", on, [("value", "asc")]) for c in ("value", "variant_name")}
@@ -288,6 +289,7 @@ def prices_part(rules: Rules) -> Part:
     prices = part.table("policy-prices", policy_prices(rules, policies))
     wide = prices.frame.pivot(index="policy", columns="objective", values="value").loc[list(policies)].reset_index()
     part.shown["prices-wide"] = wide
+    part.shown["rules-of-thumb-prices"] = prices.frame.query("policy != 'optimal'")  # what each rule gives up
     s = Sentence()
     losing = [("policy", "!=", "optimal")]
     shared = [*losing, ("optimal_value", "!=", 0)]  # a share of a nil optimum says nothing
