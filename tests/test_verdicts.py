@@ -10,6 +10,7 @@ import pytest
 from stb_core.report import checks
 from stb_core.report.checks import Checks, load_published
 from stb_core.report.paths import PUBLISHED_DIR
+from stb_core.sources import published
 from stb_core.sources.verdicts import CANNOT, CORRECTED, METHODS, OFF, REPRODUCED, Printed, judge
 
 
@@ -122,12 +123,12 @@ def test_changing_a_printed_figure_changes_every_page_that_shows_it(tmp_path, mo
     path = copy / "01-sequence-counts.csv"
     path.write_text(path.read_text(encoding="utf-8").replace(",0.0388,probability,", ",0.0370,probability,"),
                     encoding="utf-8")
-    monkeypatch.setattr(checks, "PUBLISHED_DIR", copy)
+    monkeypatch.setattr(published, "PUBLISHED_DIR", copy)
     one = Checks("01-sequence-counts").compare({"exact_rule": 0.0390911})
     six = Checks("06-whole-map").compare({"source000_rule": 0.0390911})
     assert [r.verdict for r in one.results if r.key == "exact_rule"] == [OFF]
     assert [r.verdict for r in six.results if r.key == "source000_rule"] == [OFF]
-    monkeypatch.setattr(checks, "PUBLISHED_DIR", PUBLISHED_DIR)
+    monkeypatch.setattr(published, "PUBLISHED_DIR", PUBLISHED_DIR)
     assert [r.verdict for r in Checks("06-whole-map").compare({"source000_rule": 0.0390911}).results
             if r.key == "source000_rule"] == [REPRODUCED]
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..sources.published import PUBLISHED_DIR  # noqa: F401 -- the committed reference data
+
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-PUBLISHED_DIR = PROJECT_ROOT / "data" / "published"
 NOTEBOOK_DIR = PROJECT_ROOT / "notebooks"
 SOLVE_TIMES = PROJECT_ROOT / "data" / "bench" / "solve-times.csv"  # measured and written by ``make bench``
 TEMPLATES = Path(__file__).resolve().parent / "templates"

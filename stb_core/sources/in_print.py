@@ -45,6 +45,7 @@ from ..valuation import (
     tiles_open_after,
 )
 from .findings import Computed, Part, Sentence, derived
+from .published import as_read, brief_reference, load_published, references
 from .verdicts import printed_of, written_like
 from .words import all_dice, apart, counted, integer, listing, number, percent, share, winning
 
@@ -224,16 +225,8 @@ def claims_table(published: pd.DataFrame) -> pd.DataFrame:
 
 def shown_as_printed(row, value) -> str:
     """The computed value written as the source printed its figure (its decimals; a probability as a percentage)."""
-    from ..report.checks import as_read
-
     text = written_like(printed_of(row), value)
     return as_read(text, row.unit) if row.unit == "probability" else text
-
-
-def brief_reference(key: str) -> str:
-    from ..report.checks import brief_reference as brief
-
-    return brief(key)
 
 
 # -- the variants ----------------------------------------------------------------------------------------------
@@ -549,8 +542,6 @@ def simulated_rule(part: Part, published: pd.DataFrame, computed: pd.Series, pri
 
 def references_table(published: pd.DataFrame) -> pd.DataFrame:
     """The write-ups the chapter's printed figures come from, in order of first appearance: who, what, when, where."""
-    from ..report.checks import references
-
     found = references()
     rows = []
     for key in dict.fromkeys(published["source"]):
@@ -593,8 +584,6 @@ def headline(variants: Part) -> dict:
 @analysis_of(variants_part, heuristics_part, length_part)
 def pipeline(rules: Rules, published: pd.DataFrame | None = None) -> list[Part]:
     """Every part of the chapter, in page order (what the notebook shows, without a kernel)."""
-    from ..report.checks import load_published
-
     published = load_published("08-in-print") if published is None else published
     return [variants_part(rules), heuristics_part(rules), length_part(rules), print_part(published)]
 
