@@ -137,3 +137,20 @@ def test_a_run_plays_its_source_game_when_its_rules_are_the_sources(stem, change
 
     page = Page(stem, {**notebook_defaults(stem), **changed})
     assert page.is_source_game(*only) is source
+
+
+@pytest.mark.parametrize(("rules", "shut_pays"), [(Rules(tiles=4, sides=2, win_at_most=208), 179),
+                                                  (Rules(tiles=4), 1)])
+def test_the_seats_figure_names_the_unit_it_draws(rules, shut_pays):
+    """Figure 7.3's caption said "in per cent of a stake" over an axis in stakes (seats winning 179 stakes)."""
+    from stb_core.report.plots import seat_payoffs_with_simulation
+    from stb_core.sources import pub_game
+
+    exact = reference_round(rules, 2, "sum", Fraction(shut_pays))["expected_payoff"]
+    words = "stakes" if max(abs(x) for x in exact) >= 10 else "per cent of a stake"
+    seats = pub_game.seats_part(rules, 2, "sum", float(shut_pays))
+    simulation = pub_game.simulation_part(seats, 1000, 1)
+    assert simulation["winnings_in"] == words
+    figure = seat_payoffs_with_simulation(seats["seats"], simulation["simulated"])
+    label = figure.axes[0].get_xlabel()
+    assert label == ("expected winnings (stakes)" if words == "stakes" else "expected winnings (% of a stake)")

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..monte_carlo import Z95
-from ..sources.pub_game import STAKES_FROM
+from ..sources.pub_game import winnings_scale
 from . import style
 
 
@@ -359,8 +359,7 @@ def seat_payoffs_with_simulation(exact: pd.DataFrame, simulated: pd.DataFrame):
     words them): exact (black diamond) and simulated with a 95% interval."""
     fig, ax = style.figure("column", 0.45 * len(exact) + 1.1)
     y = np.arange(len(exact))[::-1]
-    in_stakes = bool((exact["expected_payoff"].abs() >= STAKES_FROM).any())
-    scale, unit = (1, "stakes") if in_stakes else (100, "% of a stake")
+    scale, unit, _ = winnings_scale(exact["expected_payoff"])
     mean, half = scale * simulated["mean_payoff"], scale * Z95 * simulated["payoff_se"]
     ax.errorbar(mean, y - 0.12, xerr=half, fmt="o", color=style.BLUE, capsize=3, ms=5, lw=1.5, mfc="white", mew=1.5,
                 label="simulated, 95% interval")

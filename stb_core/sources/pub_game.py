@@ -239,6 +239,14 @@ stakes.unit = "hundredths"
 stakes.decimals = 2
 
 
+def winnings_scale(payoffs) -> tuple[int, str, str]:
+    """One unit for winnings shown together (a figure's axis): stakes where any reaches :data:`STAKES_FROM`, else
+    per cent of a stake -- ``(scale, axis unit, words)``, e.g. ``(100, "% of a stake", "per cent of a stake")``."""
+    if (np.abs(np.asarray(payoffs, dtype=float)) >= STAKES_FROM).any():
+        return 1, "stakes", "stakes"
+    return 100, "% of a stake", "per cent of a stake"
+
+
 def seats_part(rules: Rules, players: int, scoring: str, shut_pays: float, progress=None) -> Part:
     """Each seat's expected winnings, chance of winning and of shutting the box, and the chance the pot is split."""
     part = Part()
@@ -563,6 +571,7 @@ def simulation_part(seats: Part, rounds: int, seed: int) -> Part:
     part.table("simulation", simulated.merge(exact, on="seat"))
     part.shown["simulated"] = simulated
     part.shown["against_exact"] = rounds_against_exact(result, simulated)
+    part.shown["winnings_in"] = winnings_scale(seats["seats"]["expected_payoff"])[2]  # the figure's unit
     table = Table("seats", seats["seats"])
     s = Sentence()
     shown = [f"seat {row.seat}: {s(table.cell(f'seat_{row.seat}', 'expected_payoff', seat=row.seat), stakes)}"
