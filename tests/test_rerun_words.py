@@ -154,3 +154,14 @@ def test_the_seats_figure_names_the_unit_it_draws(rules, shut_pays):
     figure = seat_payoffs_with_simulation(seats["seats"], simulation["simulated"])
     label = figure.axes[0].get_xlabel()
     assert label == ("expected winnings (stakes)" if words == "stakes" else "expected winnings (% of a stake)")
+
+
+def test_one_die_allowed_or_forced_says_which_win_its_games_play_for():
+    """Chapter 6 said "Here the two rules differ even for optimal play, by up to 53.12 percentage points" on a run
+    won at 185 or less, where the run's own game is won before any roll: the two pub variants are won by shutting
+    every tile, and the sentence says so."""
+    from stb_core.sources.whole_map import variants_part
+
+    rules = Rules(tiles=3, dice=4, sides=2, one_die="high-shut", one_die_forced=True, win_at_most=185)
+    text = variants_part(rules, 4).findings["allowed-or-forced"].text
+    assert "(each won by shutting the box)" in text and not text.startswith("Here"), text

@@ -242,13 +242,14 @@ def allowed_or_forced_finding(rules: Rules, forced: Table):
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         return s.finding("allowed-or-forced", text, kind="text")
     optimal = gaps_by_objective(forced, s, "optimal")
+    games = f"the two games (each won by {winning(variant_rules(rules, 'pub-allowed')).noun})"
     if not optimal:
         worst = gaps_by_objective(forced, s, "worst")
         played = (f"for the worst play they differ by up to {listing(worst)}" if worst else
                   "and for the worst play too")
-        text = f"For optimal play the two rules are worth exactly the same under every objective here; {played}."
+        text = f"For optimal play {games} are worth exactly the same under every objective; {played}."
     else:
-        text = (f"Here the two rules differ even for optimal play, by up to {listing(optimal)}: "
+        text = (f"Even for optimal play {games} differ, by up to {listing(optimal)}: "
                 f"forcing the single die takes away a choice of dice an optimal player uses.")
     return s.finding("allowed-or-forced", text, kind="text")
 
