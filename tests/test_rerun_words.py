@@ -165,3 +165,21 @@ def test_one_die_allowed_or_forced_says_which_win_its_games_play_for():
     rules = Rules(tiles=3, dice=4, sides=2, one_die="high-shut", one_die_forced=True, win_at_most=185)
     text = variants_part(rules, 4).findings["allowed-or-forced"].text
     assert "(each won by shutting the box)" in text and not text.startswith("Here"), text
+
+
+def test_a_total_beyond_64_bits_is_stated_exactly():
+    """Chapter 1 with three dice under high-shut stated 3,372,170,618,953,763,840 winning sequences from tiles 1-10:
+    the true 21,818,914,692,663,315,456 less 2**64 (a column of counts above the int64 range summed in uint64)."""
+    import sys
+
+    sys.setrecursionlimit(10_000)
+    from reference import sequences_by_moves
+
+    from stb_core.sources.sequence_counts import counts_part
+
+    rules = Rules(tiles=10, dice=3, one_die="high-shut")
+    count = sequences_by_moves(rules)
+    total = sum(count(frozenset(range(1, 11)), k) for k in range(11))
+    assert total > 2**64
+    finding = counts_part(rules).findings["counts"]
+    assert f"**{total:,} weighted winning sequences**" in finding.text, finding.text

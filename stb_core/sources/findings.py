@@ -156,6 +156,8 @@ def query(frame: pd.DataFrame, column: str | None, agg: str, where=(), order=())
     if agg in ("sum", "max", "min", "mean", "median"):
         if values.empty:
             raise ValueError(f"a {agg!r} query found no row (column {column!r}, where {where})")
+        if agg == "sum" and pd.api.types.is_integer_dtype(values):  # exact: numpy's 64 bits would wrap around
+            return sum(int(v) for v in values)
         return getattr(values, agg)()
     raise ValueError(f"agg must be one of {', '.join(AGGREGATIONS)}; got {agg!r}")
 
