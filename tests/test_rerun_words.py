@@ -183,3 +183,12 @@ def test_a_total_beyond_64_bits_is_stated_exactly():
     assert total > 2**64
     finding = counts_part(rules).findings["counts"]
     assert f"**{total:,} weighted winning sequences**" in finding.text, finding.text
+
+
+def test_the_dice_advice_of_a_one_die_game_does_not_say_one_die_is_never_allowed():
+    """Chapter 6 with one die said "even the pub rule never allows one die on any of them" of a game that rolls
+    one die on every turn."""
+    from stb_core.sources.whole_map import openings_part
+
+    text = openings_part(Rules(tiles=6, dice=1, one_die="sum-le-6")).findings["dice-advice"].text
+    assert "never allow" not in text and "one die on every roll" in text, text

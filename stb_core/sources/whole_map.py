@@ -845,6 +845,8 @@ def openings_part(rules: Rules) -> Part:
         text = f"{lead}Where one die may be chosen ({when}{whose}), one die is the better roll {_on(s, ones, boards)}."
     elif won_at_start(s, rules):
         text = "The game is won before the first roll, so no dice are ever chosen."
+    elif s.holds(parameter("dice", rules.dice), "==", 1):
+        text = "With one die on every roll there is no choice of dice to advise on."
     else:
         whose = "this run's rules never allow" if chosen is rules else "even the pub rule never allows"
         text = f"No board in play offers a choice of dice: {whose} one die on any of them."
