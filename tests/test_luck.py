@@ -184,6 +184,19 @@ def test_the_games_checks_hold_for_a_game_almost_never_won():
     assert not [r for r in checks.results if r.mark == FAIL]
 
 
+def test_a_check_drawn_with_hoeffding_s_bound_says_so():
+    """Chapter 9 on a game won before the first roll showed every game's luck, exactly 0, against an interval of
+    +-0.864 labelled like the others: the claim says when the interval is Hoeffding's bound (every game alike)."""
+    from stb_core.sources.luck_and_skill import game_checks, games_table
+
+    won = Rules(tiles=9, win_at_most=96)  # 45 <= 96: won before any roll, every game's luck is 0
+    _, alike = games_table(won, "remaining-sum", 300, 4)
+    luck = [c["claim"] for c in game_checks(alike, won, "remaining-sum") if "mean luck" in c["claim"]]
+    assert luck and all("Hoeffding's bound" in claim for claim in luck), luck
+    _, spread = games_table(Rules(tiles=6), "win", 300, 4)  # games that differ: the normal interval, said as usual
+    assert not any("Hoeffding" in check["claim"] for check in game_checks(spread, Rules(tiles=6), "win"))
+
+
 def test_every_game_s_luck_and_loss_add_up_to_its_outcome_and_a_gap_is_caught():
     """start + luck - loss = outcome for every game of every way of playing, within rounding; a gap of a millionth
     (a dropped term) is not rounding."""

@@ -354,7 +354,9 @@ def game_checks(summary: pd.DataFrame, rules: Rules, objective: str) -> list[dic
             half = hoeffding(spread, row.games, 0.05) if alike else Z95 * se
             if loss and exact == 0:  # no decision loses anything: no game's loss may be above rounding
                 half = ALIKE * max(1.0, width)
-            rows.append({"claim": f"{row.play_name}: {what}", "simulated": mean, "exact": exact,
+            method = ("; every game came out alike, so the interval is Hoeffding's bound from the range a game's value "
+                      "can take" if alike and not (loss and exact == 0) else "")
+            rows.append({"claim": f"{row.play_name}: {what}{method}", "simulated": mean, "exact": exact,
                          "low": mean - half, "high": mean + half, "z": (mean - exact) / (half / Z95) if half else 0.0,
                          "bound": hoeffding(spread, row.games, RULED_OUT)})
     return rows
