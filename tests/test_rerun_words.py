@@ -192,3 +192,17 @@ def test_the_dice_advice_of_a_one_die_game_does_not_say_one_die_is_never_allowed
 
     text = openings_part(Rules(tiles=6, dice=1, one_die="sum-le-6")).findings["dice-advice"].text
     assert "never allow" not in text and "one die on every roll" in text, text
+
+
+def test_a_traditional_score_of_nothing_flipped_is_zero_not_a_negative_residue():
+    """Chapter 3 with tiles 1-2 and four dice (no roll ever has a move) stored the traditional expected score as
+    -4.44e-16, a negative score, and printed its loss as 0.00% of a zero optimum where the other scorings print --."""
+    from reference import reference_value
+
+    from stb_core.sources.open_and_shut import expected_score_table
+
+    rules = Rules(tiles=2, dice=4)
+    table = expected_score_table(rules)
+    flipped = rules.total - reference_value(rules, "remaining-sum")  # the tiles a game flips, on average: 0
+    assert flipped == 0
+    assert (table.loc["traditional"] == 0.0).all() and (table.loc["traditional"] >= 0).all(), table

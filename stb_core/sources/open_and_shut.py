@@ -54,8 +54,12 @@ def flipped_sum(mask: int, rules: Rules) -> int:
 
 
 def _score(solution: Solution, value: float, scoring: str) -> float:
-    """Engine value -> the source's expected score (traditional: tiles flipped = total - sum left)."""
-    return solution.rules.total - float(value) if scoring == "traditional" else float(value)
+    """Engine value -> the source's expected score (traditional: tiles flipped = total - sum left; a sum left equal
+    to the total within the engine's equality rule flips nothing, 0 -- not a float's -4e-16)."""
+    if scoring != "traditional":
+        return float(value)
+    total = solution.rules.total
+    return 0.0 if same_value(float(value), total) else total - float(value)
 
 
 def solutions(rules: Rules) -> dict[tuple[str, str], Solution]:
