@@ -594,9 +594,9 @@ def example_action(tables, values, rules):
 
 
 def policy_rows(rules: Rules) -> list[dict]:
-    cost = reference_play(rules, "remaining-sum")
+    cost, reached = reference_play(rules, "remaining-sum"), reachable_states(rules)
     return [{"label": label(rules, b), "value": cost.value(b), "state_average": Fraction(sum(b), len(b)),
-             "tiles_open": len(b)} for b in boards(rules) if b]
+             "tiles_open": len(b), "reached": b in reached} for b in boards(rules) if b]
 
 
 def policy_table(tables, values, rules):

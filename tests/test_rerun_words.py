@@ -206,3 +206,18 @@ def test_a_traditional_score_of_nothing_flipped_is_zero_not_a_negative_residue()
     flipped = rules.total - reference_value(rules, "remaining-sum")  # the tiles a game flips, on average: 0
     assert flipped == 0
     assert (table.loc["traditional"] == 0.0).all() and (table.loc["traditional"] >= 0).all(), table
+
+
+def test_chapter_5_says_how_many_of_its_states_a_game_can_reach():
+    """With two 2-sided dice only totals 2-4 are rolled: chapter 5 listed 511 states (and six highest-cost ones,
+    some of which no game reaches) without saying that a game reaches only 14 of them."""
+    from reference import reachable_states
+
+    from stb_core import solve
+    from stb_core.sources.expected_cost import trend_part
+
+    rules = Rules(sides=2)
+    reached = sum(1 for b in reachable_states(rules) if b)
+    part = trend_part(rules, solve(rules, "remaining-sum"))
+    assert f"reaches {reached} of these 511 states" in part.findings["trend"].text, part.findings["trend"].text
+    assert int(part["policy-table"]["reached"].sum()) == reached

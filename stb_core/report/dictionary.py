@@ -348,6 +348,10 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
                                    "threshold or less)", FLAG),
     ("largest-tile-exceptions", "reached"): ("whether a game from the full board can reach the state (some rolls "
                                              "and legal moves lead there)", FLAG),
+    ("policy-table", "reached"): ("whether a game from the full board can reach the state (some rolls and legal "
+                                  "moves lead there)", FLAG),
+    ("highest-cost-states", "reached"): ("whether a game from the full board can reach the state (some rolls and "
+                                         "legal moves lead there)", FLAG),
     ("value-and-contrast", "boards"): ("boards the solve values that can arise in a game (on a Double Shutter, no "
                                        "back tile down while its front tile stands)", COUNT),
     ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),

@@ -54,10 +54,14 @@ def source_optimal_action(solution: Solution, board: int, roll: int) -> tuple[in
 
 
 def state_value_table(rules: Rules, solution: Solution | None = None) -> pd.DataFrame:
-    """Every non-empty state with its minimum expected cost, mean open tile and number of open tiles."""
+    """Every non-empty state with its minimum expected cost, mean open tile and number of open tiles, and whether a
+    game from the full board can reach it (``reached``: the source's table lists every state, some of which no game
+    reaches)."""
     solution = solution or solve(rules, "remaining-sum", exact=rules.positions <= PAGE_EXACT_UP_TO)
+    reached = set(reachable_boards(rules).tolist())
     rows = [{"label": board_label(m), "board_mask": m, "value": float(solution.values[m]),
-             "state_average": sum(board_tiles(m)) / len(board_tiles(m)), "tiles_open": len(board_tiles(m))}
+             "state_average": sum(board_tiles(m)) / len(board_tiles(m)), "tiles_open": len(board_tiles(m)),
+             "reached": m in reached}
             for m in range(1, rules.states)]
     return pd.DataFrame(rows)
 
@@ -101,7 +105,7 @@ def highest_cost_states(table: pd.DataFrame, n: int = 6) -> pd.DataFrame:
     state order: by number of tiles, then lexicographically."""
     ordered = table.assign(order=[(len(board_tiles(m)), board_tiles(m)) for m in table["board_mask"]])
     ordered = ordered.sort_values("order", kind="stable").sort_values("value", ascending=False, kind="stable")
-    ordered = ordered[["label", "value"]].reset_index(drop=True)
+    ordered = ordered[["label", "value", "reached"]].reset_index(drop=True)
     if len(ordered) <= n:
         return ordered
     last = ordered["value"].iloc[n - 1]
@@ -267,6 +271,11 @@ def trend_part(rules: Rules, cost: Solution) -> Part:
     else:
         text = "No panel has two states to compare."
         trend_words = "no two states to compare"
+    reached = table.count("reached", [("reached", "==", True)])
+    states = table.count("states")
+    if s.holds(reached, "<", states.value):
+        text += (f" A game from the full board reaches {s(reached, integer)} of these {s(states, integer)} states; "
+                 f"the source's table, and this one, list them all (the column reached says which).")
     part.add(s.finding("trend", text, kind="text"))
     a = Sentence()
     a.quiet(*s.facts.values())
