@@ -542,6 +542,8 @@ def game_space(tables, values, rules):
     rows_equal(tables["GameSpace"], kept, ("StrategyNum",), "GameSpace")
     chosen = [{k: r[k] for k in ("StrategyNum", "Open", "TotalRolled", "Removed", "PWinAfter")} for r in rows
               if r["Decisive"] and r["Optimal"]]
+    for row in chosen:  # how many optimal moves the row's (state, roll) has
+        row["OptimalMoves"] = sum((c["Open"], c["TotalRolled"]) == (row["Open"], row["TotalRolled"]) for c in chosen)
     rows_equal(tables["optimal-strategy"], chosen, ("StrategyNum",), "optimal-strategy")
 
 

@@ -125,3 +125,12 @@ def test_hindsight_takes_sixteen_tiles_and_refuses_seventeen():
     """The limit the command's help and the message state, at its edge (checked before any work)."""
     assert hindsight_refusal(Rules(tiles=16), "win") is None
     assert hindsight_refusal(Rules(tiles=17), "win") == "tiles must be at most 16 for hindsight values; got 17"
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=5, moves="die-or-sum"), Rules(tiles=4, layout="double-shutter"),
+                                   Rules(tiles=5, one_die="sum-le-6")])
+def test_the_sum_left_with_hindsight_is_refused_where_lines_after_the_same_throws_leave_different_sums(rules):
+    """The hindsight sum left assumes every line after the same throws ends on one total: true only on one row
+    under the sum rule with no one-die rule; elsewhere it is refused (the win is still computed)."""
+    assert "sum left open is computed for tiles in one row, the sum rule" in hindsight_refusal(rules, "remaining-sum")
+    assert hindsight_refusal(rules, "win") is None

@@ -109,3 +109,16 @@ def test_blank_rows_are_not_duplicates(tmp_path):
 def test_a_tile_the_board_has_not_is_flagged_and_its_highest_is_not(rules, text, kinds):
     """On a Double Shutter of N the front tiles are 1 to N and the back ones b1 to bN: tile N+1 is no tile."""
     assert [p.kind for p in lint_text(text, rules=rules)] == kinds
+
+
+def test_a_caption_may_count_a_table_s_data_columns_beside_its_label_column(tmp_path):
+    """"The two strategies" over a table of a board column and two strategy columns counts the strategies: not a
+    caption-count problem (it is one when neither rows nor columns match)."""
+    row = "<tr><td>{1}</td><td>0.5</td><td>0.6</td></tr>"
+    table = ("<table><caption>Table 5. The two strategies.</caption><thead><tr><th>board</th><th>highest-tile</th>"
+             "<th>optimal</th></tr></thead><tbody>" + row + row.replace("{1}", "{2}") + row.replace("{1}", "{3}")
+             + "</tbody></table>")
+    assert lint_page(page_with(tmp_path, CLEAN.replace("</main>", table + "</main>"))) == []
+    wrong = table.replace("The two strategies", "The five strategies")
+    assert [p.kind for p in lint_page(page_with(tmp_path, CLEAN.replace("</main>", wrong + "</main>")))] == [
+        "caption-count"]

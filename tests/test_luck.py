@@ -298,3 +298,14 @@ def test_amounts_print_five_significant_digits_of_the_game_s_value(objective, st
     from stb_core.luck import decimals
 
     assert decimals(objective, start) == places
+
+
+def test_a_record_names_the_dice_only_where_the_rules_offer_a_choice():
+    """The record format of the module docstring: "8:2+6" with two dice always; "1d5:5" where one die was chosen
+    (and "2d8:..." for two dice where one was allowed)."""
+    from stb_core.luck import record_of
+
+    turn = {"open": list(range(1, 10)), "dice": 2, "roll": 8, "move": [2, 6]}
+    assert record_of([turn], Rules()) == "8:2+6"
+    late = {"open": [1, 2, 3], "dice": 1, "roll": 3, "move": [3]}
+    assert record_of([late], Rules(one_die="sum-le-6")) == "1d3:3"

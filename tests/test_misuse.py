@@ -77,3 +77,15 @@ def test_numpy_integers_are_integers():
     rules = Rules(tiles=np.int64(9), dice=np.int32(2), sides=np.int8(6), one_die_forced=np.True_)
     assert rules == Rules(one_die_forced=True) and hash(rules) == hash(Rules(one_die_forced=True))
     assert type(rules.tiles) is int and board_tiles(np.int64(5)) == (1, 3)
+
+
+def test_exact_values_reach_exactly_sixteen_tile_positions():
+    """The documented limit of exact fractions, 16 tile positions, is a limit and not one short of it: a 16-tile
+    exact solve is accepted before any work, a 17-tile one refused (Double Shutter: 8 in front, then 9)."""
+    from stb_core.sweep import check_exact_reach
+
+    assert check_exact_reach(Rules(tiles=16), True) is None
+    assert check_exact_reach(Rules(tiles=8, layout="double-shutter"), True) is None
+    for rules in (Rules(tiles=17), Rules(tiles=9, layout="double-shutter")):
+        with pytest.raises(InputError):
+            check_exact_reach(rules, True)

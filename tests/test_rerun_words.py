@@ -221,3 +221,33 @@ def test_chapter_5_says_how_many_of_its_states_a_game_can_reach():
     part = trend_part(rules, solve(rules, "remaining-sum"))
     assert f"reaches {reached} of these 511 states" in part.findings["trend"].text, part.findings["trend"].text
     assert int(part["policy-table"]["reached"].sum()) == reached
+
+
+@pytest.mark.slow  # the plain reference's game space of 7 tiles and two 12-sided dice: minutes
+def test_chapter_4_counts_the_groups_with_equally_good_moves_not_the_extra_rows():
+    """Chapter 4 said "in 134 groups two or more moves are equally good" where 115 groups have them (134 was the
+    optimal rows beyond one per group: a group with three equally good moves counted twice)."""
+    from collections import Counter
+
+    from table_references import space_rows
+
+    from stb_core.sources.game_space import part2, space_part
+
+    rules = Rules(tiles=7, sides=12, max_per_move=6, win_at_most=10)
+    rows = [r for r in space_rows(rules) if r["Decisive"] and r["Optimal"]]
+    per_group = Counter((r["Open"], r["TotalRolled"]) for r in rows)
+    tied = sum(n > 1 for n in per_group.values())
+    assert tied != len(rows) - len(per_group)  # a group with three or more: the old count differs
+    text = part2(rules, space_part(rules)).findings["optimal-strategy"].text
+    assert f"in {tied} groups two or more moves are equally good" in text, text
+
+
+@pytest.mark.parametrize(("rules", "said"), [(Rules(tiles=3, sides=9), "This run's board has no tiles 4 and 5"),
+                                             (Rules(sides=8), "This run's game from {4, 5} is not the source's")])
+def test_chapter_5_says_why_the_hand_formula_is_not_compared(rules, said):
+    """Chapter 5 on tiles 1-3 spoke of "this run's game from {4, 5}", a board the run does not have."""
+    from stb_core.sources.expected_cost import hand_part
+    from stb_core.sources.findings import Part
+
+    part = hand_part(rules, Part())
+    assert not part.tables and part.findings["hand-arithmetic"].text.startswith(said)

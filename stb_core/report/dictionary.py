@@ -163,6 +163,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "PWinAfter": ("the chance of winning after this move, optimal play afterwards", P),
     "Optimal": ("whether this move maximises PWinAfter in its rival group", FLAG),
     "Decisive": ("whether the choice in this rival group changes the chance of winning", FLAG),
+    "OptimalMoves": ("how many moves of this rival group are optimal (two or more: equally good)", COUNT),
     "reason": ("why the set is not a state: won already, or unreachable", TEXT),
     "win_at_most": ("the game is won once the open tiles total this or less", SUM),
     "change": ("the change from the threshold before", PP), "column": ("a column of GameSpace.csv", TEXT),

@@ -376,6 +376,11 @@ def hand_part(rules: Rules, exceptions_found: Part) -> Part:
     source's (:func:`source_game_from_4_5`: the formula is written in 36ths of two dice)."""
     part = Part()
     if not (source_game_from_4_5(rules) and "one-four-five-eight" in exceptions_found.tables):
+        s = Sentence()
+        text = ("This run's board has no tiles 4 and 5" if s.holds(parameter("tiles", rules.tiles), "<", 5) else
+                "This run's game from {4, 5} is not the source's (two six-sided dice, moves adding up to the roll, "
+                "every tile to be shut)")
+        part.add(s.finding("hand-arithmetic", text + ", so the source's formula for it is not compared here."))
         return part
     written = hand_arithmetic_4_5()
     exact = Fraction(exceptions_found["one-four-five-eight"].set_index("board").loc["{4, 5}", "p_win_exact"])

@@ -208,8 +208,9 @@ def column_meanings(rules: Rules) -> pd.DataFrame:
 
 def optimal_strategy(space: pd.DataFrame) -> pd.DataFrame:
     """Part 2 from :func:`game_space`: the optimal rows of every rival group where the choice changes the
-    chance of winning (two or more rows where moves are equally good)."""
-    return space[space["Decisive"] & space["Optimal"]].reset_index(drop=True)
+    chance of winning (two or more rows where moves are equally good: ``OptimalMoves``, the group's optimal rows)."""
+    chosen = space[space["Decisive"] & space["Optimal"]].reset_index(drop=True)
+    return chosen.assign(OptimalMoves=chosen.groupby("RivalGroup")["RivalGroup"].transform("size"))
 
 
 # -- the chapter's parts --------------------------------------------------------------------------------------
@@ -332,7 +333,7 @@ def optimal_strategy_part(part: Part, space: Part) -> None:
     decisive = everything.fact("decisive", "RivalGroup", "nunique", [("Decisive", "==", True)])
     rows = strategy.count("optimal_rows")
     s.quiet(rows)
-    tied = derived("tied_groups", "difference", rows, decisive)
+    tied = strategy.fact("tied_groups", "RivalGroup", "nunique", [("OptimalMoves", ">", 1)])
     offer = agrees(choice.value, "offers", "offer")
     if s.holds(choice, "==", 0):
         text = "No rival group offers a choice of moves: every move of this game is forced."
