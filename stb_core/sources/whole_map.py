@@ -242,7 +242,9 @@ def allowed_or_forced_finding(rules: Rules, forced: Table):
                 f"every value in the table is the same for both (the largest difference is {s(worst_gap, number(0))}).")
         return s.finding("allowed-or-forced", text, kind="text")
     optimal = gaps_by_objective(forced, s, "optimal")
-    games = f"the two games (each won by {winning(variant_rules(rules, 'pub-allowed')).noun})"
+    pub = variant_rules(rules, "pub-allowed")
+    other = ", not at this run's threshold" if pub.win_at_most != rules.win_at_most else ""
+    games = f"the two games (each won by {winning(pub).noun}{other})"
     if not optimal:
         worst = gaps_by_objective(forced, s, "worst")
         played = (f"for the worst play they differ by up to {listing(worst)}" if worst else
