@@ -137,6 +137,15 @@ def reachable_states(rules: Rules) -> set[frozenset]:
     return seen
 
 
+def boards_reached(rules: Rules) -> set[frozenset]:
+    """Every board a game from the full board can be on: the full board, the boards a player faces and the boards
+    their legal moves leave (won ones included: the game ends there)."""
+    faced = reachable_states(rules)
+    left = {board - set(m) for board in faced for dice in dice_options(rules, board) for o in outcomes(rules, dice)
+            for m in moves(rules, board, o)}
+    return {frozenset(positions(rules)), *faced, *left}
+
+
 def winning_sequences(rules: Rules):
     """Dice-weighted number of winning move sequences from each board (source 000's count): each step a throw of
     the dice the player may roll from the board (each choice of dice its own sequence), weighted by the throws of

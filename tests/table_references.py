@@ -22,6 +22,7 @@ from fractions import Fraction
 import pandas as pd
 from reference import (
     blocker_of,
+    boards_reached,
     decision_losses,
     dice_options,
     forward,
@@ -596,7 +597,7 @@ def example_action(tables, values, rules):
 
 
 def policy_rows(rules: Rules) -> list[dict]:
-    cost, reached = reference_play(rules, "remaining-sum"), reachable_states(rules)
+    cost, reached = reference_play(rules, "remaining-sum"), boards_reached(rules)
     return [{"label": label(rules, b), "value": cost.value(b), "state_average": Fraction(sum(b), len(b)),
              "tiles_open": len(b), "reached": b in reached} for b in boards(rules) if b]
 

@@ -211,13 +211,13 @@ def test_a_traditional_score_of_nothing_flipped_is_zero_not_a_negative_residue()
 def test_chapter_5_says_how_many_of_its_states_a_game_can_reach():
     """With two 2-sided dice only totals 2-4 are rolled: chapter 5 listed 511 states (and six highest-cost ones,
     some of which no game reaches) without saying that a game reaches only 14 of them."""
-    from reference import reachable_states
+    from reference import boards_reached
 
     from stb_core import solve
     from stb_core.sources.expected_cost import trend_part
 
     rules = Rules(sides=2)
-    reached = sum(1 for b in reachable_states(rules) if b)
+    reached = sum(1 for b in boards_reached(rules) if b)
     part = trend_part(rules, solve(rules, "remaining-sum"))
     assert f"reaches {reached} of these 511 states" in part.findings["trend"].text, part.findings["trend"].text
     assert int(part["policy-table"]["reached"].sum()) == reached
