@@ -271,7 +271,7 @@ def test_a_play_valued_under_another_objective_counts_the_sum_it_is_left_with(po
     assert policy_values(played, "remaining-sum")[rules.full_board] == expected
 
 
-@pytest.mark.parametrize("rules", [Rules(tiles=6, layout="double-shutter"), Rules(tiles=9, max_per_move=2),
+@pytest.mark.parametrize("rules", [Rules(tiles=5, layout="double-shutter"), Rules(tiles=9, max_per_move=2),
                                    Rules(tiles=7, moves="die-or-sum", one_die="sum-le-6"),
                                    Rules(tiles=5, layout="double-shutter", moves="die-or-sum", sides=4)],
                          ids=["double-shutter", "two-a-move", "die-or-sum-one-die", "double-shutter-die-or-sum"])

@@ -167,6 +167,7 @@ def test_one_die_allowed_or_forced_says_which_win_its_games_play_for():
     assert "(each won by shutting the box, not at this run's threshold)" in text and not text.startswith("Here"), text
 
 
+@pytest.mark.slow  # the plain reference's count on ten tiles and three dice: about 17 s
 def test_a_total_beyond_64_bits_is_stated_exactly():
     """Chapter 1 with three dice under high-shut stated 3,372,170,618,953,763,840 winning sequences from tiles 1-10:
     the true 21,818,914,692,663,315,456 less 2**64 (a column of counts above the int64 range summed in uint64)."""
