@@ -163,6 +163,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "PWinAfter": ("the chance of winning after this move, optimal play afterwards", P),
     "Optimal": ("whether this move maximises PWinAfter in its rival group", FLAG),
     "Decisive": ("whether the choice in this rival group changes the chance of winning", FLAG),
+    "reached": ("whether a game from the full board can reach the state (some rolls and legal moves lead there)", FLAG),
     "OptimalMoves": ("how many moves of this rival group are optimal (two or more: equally good)", COUNT),
     "reason": ("why the set is not a state: won already, or unreachable", TEXT),
     "win_at_most": ("the game is won once the open tiles total this or less", SUM),
@@ -347,12 +348,6 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
                                 "them count)", TEXT),
     ("variants", "won_at_start"): ("whether the variant's game is won before the first roll (its tiles add up to the "
                                    "threshold or less)", FLAG),
-    ("largest-tile-exceptions", "reached"): ("whether a game from the full board can reach the state (some rolls "
-                                             "and legal moves lead there)", FLAG),
-    ("policy-table", "reached"): ("whether a game from the full board can reach the state (some rolls and legal "
-                                  "moves lead there)", FLAG),
-    ("highest-cost-states", "reached"): ("whether a game from the full board can reach the state (some rolls and "
-                                         "legal moves lead there)", FLAG),
     ("value-and-contrast", "boards"): ("boards the solve values that can arise in a game (on a Double Shutter, no "
                                        "back tile down while its front tile stands)", COUNT),
     ("cards-by-source", "rules"): ("the source's rules, in words", TEXT),
