@@ -8,12 +8,11 @@ a missing author or date is written as not stated, never invented).
 
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from functools import cache
 
 from ..sources.findings import RULE_OF_THUMB_PERCENT
-from .paths import PUBLISHED_DIR
+from ..sources.published import source_rows
 
 
 @dataclass(frozen=True)
@@ -151,5 +150,4 @@ def chapter(stem: str) -> Chapter:
 @cache
 def sources() -> dict[str, Source]:
     """Every source, by key (``000`` .. ``004``)."""
-    with open(PUBLISHED_DIR / "sources.csv", encoding="utf-8", newline="") as handle:
-        return {row["key"]: Source(**row) for row in csv.DictReader(handle, dialect="excel")}
+    return {row["key"]: Source(**row) for row in source_rows()}

@@ -20,7 +20,6 @@ It reads only what the build wrote (``data/<run>/datapackage.json`` for each tab
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import re
@@ -30,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..sources.published import load_published, references
 from . import latex
 from . import publish as publishing
 from .catalogue import CHAPTERS, sources
@@ -45,17 +45,9 @@ class ExportError(Exception):
 # -- the references -----------------------------------------------------------------------------------------------
 def bib_entries() -> dict[str, str]:
     """Every cited write-up as a BibTeX ``@misc`` entry, by key."""
-    entries = {}
-    with open(PUBLISHED_DIR / "sources.csv", encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["bibkey"]:
-                entries[row["bibkey"]] = _entry(row["bibkey"], row["author"], row["title"], row["date"],
-                                                row["address"], row["citation"])
-    with open(PUBLISHED_DIR / "references.csv", encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            entries[row["key"]] = _entry(row["key"], row["author"], row["title"], row["year"], row["address"],
-                                         "; ".join(p for p in (row["published_in"], row["note"]) if p))
-    return entries
+    return {key: _entry(key, ref["author"], ref["title"], ref["year"], ref["address"],
+                        "; ".join(p for p in (ref["published_in"], ref["note"]) if p))
+            for key, ref in references().items()}
 
 
 def _entry(key: str, author: str, title: str, date: str, address: str, note: str) -> str:
@@ -84,10 +76,8 @@ def cited_by(stem: str) -> list[str]:
     (``data/published/<chapter>.csv``)."""
     chapter = next(c for c in CHAPTERS if stem == c.stem or stem.startswith(c.stem + "--"))
     keys = [] if chapter.source is None else [sources()[chapter.source].bibkey]
-    path = PUBLISHED_DIR / f"{chapter.stem}.csv"
-    if path.exists():
-        published = pd.read_csv(path, dtype=str, keep_default_na=False)
-        keys += list(published["source"])  # each figure's write-up, by its BibTeX key
+    if (PUBLISHED_DIR / f"{chapter.stem}.csv").exists():
+        keys += list(load_published(chapter.stem)["source"])  # each figure's write-up, by its BibTeX key
     return list(dict.fromkeys(k for k in keys if k))
 
 

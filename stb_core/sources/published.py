@@ -50,15 +50,24 @@ def repeated_claims(stem: str) -> set[str]:
 
 
 @cache
-def references() -> dict[str, dict]:
-    """Every write-up a figure may come from, by key: the five sources (``sources.csv``) and the further write-ups
-    of chapter 8 (``references.csv``), each with its author, title, year and address."""
-    out = {}
+def source_rows() -> tuple[dict, ...]:
+    """The five sources as ``sources.csv`` lists them (key, title, author, date, address, rules, citation, bibkey):
+    the one reader of that file."""
     with open(PUBLISHED_DIR / "sources.csv", encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle):
-            if row["bibkey"]:
-                out[row["bibkey"]] = {"key": row["bibkey"], "author": row["author"], "title": row["title"],
-                                      "year": row["date"], "address": row["address"], "published_in": ""}
+        return tuple(csv.DictReader(handle))
+
+
+@cache
+def references() -> dict[str, dict]:
+    """Every write-up a figure may come from, by key: the five sources (``sources.csv``, their citation as the
+    ``note``) and the further write-ups of chapter 8 (``references.csv``), each with its author, title, year,
+    address, where it was published and a note."""
+    out = {}
+    for row in source_rows():
+        if row["bibkey"]:
+            out[row["bibkey"]] = {"key": row["bibkey"], "author": row["author"], "title": row["title"],
+                                  "year": row["date"], "address": row["address"], "published_in": "",
+                                  "note": row["citation"]}
     with open(PUBLISHED_DIR / "references.csv", encoding="utf-8", newline="") as handle:
         for row in csv.DictReader(handle):
             out[row["key"]] = dict(row)
