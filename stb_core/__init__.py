@@ -14,33 +14,38 @@ notebooks and builds the HTML report.
 """
 
 
-from .boards import board_label, board_mask, board_tiles, parse_tiles
-from .choice import TIE_BREAKS, TieBreak, get_tie_break
-from .counts import counts_by_moves, total_winning_sequences, winning_sequence_counts
-from .game import Game, game_of, legal_moves
-from .hindsight import hindsight
-from .objectives import OBJECTIVES, Objective, custom_objective, get_objective
-from .policies import POLICIES, Policy, get_policy, key_policy, table_policy
-from .rules import ONE_DIE_OPTIONS, InputError, Rules, RulesError
-from .sweep import Solution, expected_remaining_sum, expected_tiles_shut, solve, win_probability
-from .valuation import evaluate, policy_values
 
-__all__ = [
-    "__version__",
-    "OBJECTIVES", "ONE_DIE_OPTIONS", "POLICIES", "TIE_BREAKS", "Game", "InputError", "Objective", "Policy", "Rules",
-    "RulesError",
-    "Solution", "TieBreak", "board_label", "board_mask", "board_tiles", "counts_by_moves",
-    "custom_objective", "evaluate", "expected_remaining_sum", "expected_tiles_shut", "game_of", "get_objective",
-    "get_policy", "get_tie_break", "hindsight", "key_policy", "legal_moves", "parse_tiles", "policy_values", "solve",
-    "table_policy",
-    "total_winning_sequences", "win_probability", "winning_sequence_counts",
-]
+# Each public name and the module it lives in: imported when first asked for (PEP 562), so that ``python -m
+# stb_core.report`` can install its Ctrl-C handler before numpy loads, and ``--help`` answers at once.
+_HOMES = {
+    "boards": ("board_label", "board_mask", "board_tiles", "parse_tiles"),
+    "choice": ("TIE_BREAKS", "TieBreak", "get_tie_break"),
+    "counts": ("counts_by_moves", "total_winning_sequences", "winning_sequence_counts"),
+    "game": ("Game", "game_of", "legal_moves"),
+    "hindsight": ("hindsight",),
+    "objectives": ("OBJECTIVES", "Objective", "custom_objective", "get_objective"),
+    "policies": ("POLICIES", "Policy", "get_policy", "key_policy", "table_policy"),
+    "rules": ("ONE_DIE_OPTIONS", "InputError", "Rules", "RulesError"),
+    "sweep": ("Solution", "expected_remaining_sum", "expected_tiles_shut", "solve", "win_probability"),
+    "valuation": ("evaluate", "policy_values"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+__all__ = ["__version__", *sorted(_HOME_OF)]
 
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 def __getattr__(name: str):
-    """``__version__``, read from the installed package's metadata when first asked for (importlib.metadata costs a
-    quarter of the engine's import time, and a solve never needs it)."""
+    """A public name, from its module when first asked for; ``__version__`` from the installed package's metadata
+    (importlib.metadata costs a quarter of the engine's import time, and a solve never needs it)."""
+    if name in _HOME_OF:
+        from importlib import import_module
+
+        value = getattr(import_module(f".{_HOME_OF[name]}", __name__), name)
+        globals()[name] = value
+        return value
     if name != "__version__":
         raise AttributeError(f"module 'stb_core' has no attribute {name!r}")
     from importlib.metadata import PackageNotFoundError, version

@@ -50,9 +50,6 @@ if TYPE_CHECKING:
     import pandas
 
 DEFAULT_OBJECTIVES = ("win", "remaining-sum")
-# The name each objective's expected value goes by in a frontier's table and JSON
-VALUE_NAMES = {"win": "p_win", "remaining-sum": "expected_sum", "flipped-count": "expected_tiles_shut",
-               "digits": "expected_digits"}
 TYPICAL_CORNERS = 12  # the fewest corners an estimate assumes
 SECONDS_PER_WEIGHTING = 0.01  # measured: what one weighting costs beside its sweep (its objective, its points)
 
@@ -79,8 +76,8 @@ class Frontier:
 
     @property
     def names(self) -> tuple[str, str]:
-        """The column names of the two objectives' values (``p_win``, ``expected_sum``)."""
-        return tuple(VALUE_NAMES.get(o.name, f"expected {o.name}") for o in self.objectives)
+        """The column names of the two objectives' values (``p_win``, ``expected_remaining_sum``)."""
+        return tuple(o.value_name for o in self.objectives)
 
     def points(self) -> list[tuple]:
         """Every corner's point in larger-is-better coordinates ``(y_1, y_2)``."""

@@ -22,6 +22,7 @@ How a player picks a move is :mod:`stb_core.policies`.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,6 +34,9 @@ from .game import Game, per_game
 from .rules import InputError
 
 OBJECTIVES = ("win", "remaining-sum", "flipped-count", "digits")
+# The column an objective's value goes by in every table (a board's, a frontier corner's, a rule of thumb's);
+# any other objective's is ``expected_`` and its name
+VALUE_NAMES = {"win": "p_win", "remaining-sum": "expected_remaining_sum", "flipped-count": "expected_tiles_shut"}
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,11 @@ class Objective:
     name: str
     sense: int                                       # +1: maximise, -1: minimise
     utility: Callable[[Game, np.ndarray], np.ndarray]  # (the game, final boards) -> values
+
+    @property
+    def value_name(self) -> str:
+        """The column name of its expected value (``p_win``, ``expected_remaining_sum``, ``expected_digits``...)."""
+        return VALUE_NAMES.get(self.name, "expected_" + re.sub(r"[^0-9a-zA-Z]+", "_", self.name).strip("_"))
 
     def values(self, game: Game, boards: np.ndarray | None = None) -> np.ndarray:
         """``u(F)`` for each final board ``F`` in ``boards`` (bit-masks; default every board of the game, in

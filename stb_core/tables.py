@@ -19,17 +19,10 @@ from .rules import InputError, Rules
 from .sweep import Solution
 from .valuation import evaluate
 
-VALUE_NAMES = {
-    "win": "p_win",
-    "remaining-sum": "expected_remaining_sum",
-    "flipped-count": "expected_tiles_shut",
-}
-
 
 def value_name(objective) -> str:
     """Column name for the value of a board under ``objective`` (``p_win``, ``expected_remaining_sum``...)."""
-    obj = get_objective(objective)
-    return VALUE_NAMES.get(obj.name, "expected_" + obj.name.replace("-", "_").replace(" ", "_"))
+    return get_objective(objective).value_name
 
 
 def _check_size(rules: Rules) -> None:
@@ -121,5 +114,5 @@ def turns_table(turns: list[dict]) -> pd.DataFrame:
     return table
 
 
-__all__ = ["VALUE_NAMES", "board_table", "board_tiles", "legal_moves_table", "turns_table",
+__all__ = ["board_table", "board_tiles", "legal_moves_table", "turns_table",
            "value_name"]

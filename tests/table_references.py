@@ -1073,8 +1073,9 @@ def heuristics(tables, values, rules):
         win = reference_play(rules, "win", name)
         w, v = win.value(frozenset(positions(rules))), reference_value(rules, "remaining-sum", name)
         expected.append({"policy": name, "p_win": w, "win_loss_percent": 100 * (best_win - w) / best_win if best_win
-                         else 0, "expected_sum": v, "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum
-                         else 0, "expected_rolls": mean_rolls(win)})
+                         else 0, "expected_remaining_sum": v,
+                         "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0,
+                         "expected_rolls": mean_rolls(win)})
     rows_equal(tables["heuristics"], expected, ("policy",), "heuristics")
 
 
@@ -1223,7 +1224,7 @@ def risk_frontier(tables, values, rules):
     from reference_frontier import reference_frontier
 
     table = tables["risk-frontier"]
-    shown = list(zip(table["p_win"], table["expected_sum"], strict=True))
+    shown = list(zip(table["p_win"], table["expected_remaining_sum"], strict=True))
     exact = [(float(p), float(e)) for p, e in reference_frontier(rules)]
     close = lambda a, b: abs(a[0] - b[0]) <= 1e-9 and abs(a[1] - b[1]) <= 1e-9 * max(1, abs(b[1]))  # noqa: E731
     assert all(any(close(c, e) for e in exact) for c in shown), ("risk-frontier", shown, exact)
@@ -1256,7 +1257,8 @@ def frontier_thumbs(tables, values, rules):
         e = float(sum(q * utility("remaining-sum", rules, board) for board, q in ends.items()))
         win = _frontier_at(corners, -e) - p
         more = e + _frontier_at([(b, a) for a, b in corners], p)
-        expected.append({"policy": policy, "p_win": p, "expected_sum": e, "win_given_up": win, "sum_given_up": more})
+        expected.append({"policy": policy, "p_win": p, "expected_remaining_sum": e, "win_given_up": win,
+                         "sum_given_up": more})
     rows_equal(tables["frontier-rules-of-thumb"], expected, ("policy",), "frontier-rules-of-thumb")
 
 

@@ -143,12 +143,13 @@ def test_bad_objectives_are_refused_naming_the_parameter(objectives):
 
 
 def test_the_command_prints_the_corners_as_json_with_exact_fractions(capsys):
-    """``stb frontier --exact --json``: a list of corners with p_win, expected_sum, weights and the exact fractions,
-    the library's values."""
+    """``stb frontier --exact --json``: a list of corners with p_win, expected_remaining_sum, weights and the exact
+    fractions, the library's values."""
     assert main(["frontier", "--tiles", "6", "--exact", "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     expected = reference_frontier(Rules(tiles=6))
-    assert [(Fraction(c["exact"]["p_win"]), Fraction(c["exact"]["expected_sum"])) for c in printed] == list(expected)
+    exact = [(Fraction(c["exact"]["p_win"]), Fraction(c["exact"]["expected_remaining_sum"])) for c in printed]
+    assert exact == list(expected)
     assert [c["p_win"] for c in printed] == [float(p) for p, _ in expected]
     assert printed[0]["weights"][1] == 1.0 and printed[-1]["weights"][0] == 0.0
 

@@ -252,3 +252,24 @@ def test_chapter_5_says_why_the_hand_formula_is_not_compared(rules, said):
 
     part = hand_part(rules, Part())
     assert not part.tables and part.findings["hand-arithmetic"].text.startswith(said)
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(tiles=11, dice=1, sides=16, win_at_most=131),  # {1, 4, 5, 8} is won: no 9 is ever thrown there
+    Rules(win_at_most=18), Rules(win_at_most=17), Rules(),
+    Rules(one_die="sum-le-18", one_die_forced=True),  # one die alone from {1, 4, 5, 8}: no 9
+    Rules(one_die="sum-le-18"), Rules(sides=4, dice=2), Rules(sides=4, dice=3), Rules(moves="die-or-sum"),
+    Rules(max_per_move=1), Rules(tiles=7)])
+def test_chapter_5_shows_the_sources_nine_only_where_a_player_can_face_it(rules):
+    """Chapter 5, won at 131 or less, said "From {1, 4, 5, 8} a 9 can leave {1, 8} or {4, 5}" of a board already
+    won, where no roll is made. Whether the choice arises is read here from the plain reference's rules."""
+    from reference import dice_options, is_won, moves, outcomes
+
+    from stb_core.sources.expected_cost import exceptions_part
+
+    board = frozenset({1, 4, 5, 8})
+    faced = rules.tiles >= 8 and rules.moves == "sum" and not is_won(rules, board) and \
+        any(9 in outcomes(rules, d) for d in dice_options(rules, board)) and \
+        {(1, 8), (4, 5)} <= set(moves(rules, board, 9))
+    part = exceptions_part(rules, solve(rules, "remaining-sum"))
+    assert ("one-four-five-eight" in part.tables) == faced

@@ -239,7 +239,6 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "expected_rolls": ("the expected number of rolls of a game, the last one (that finds no move) included", "rolls"),
     "policy_name": ("the way of playing, in words", TEXT),
     "win_loss_percent": ("the chance of winning given up against perfect play, in % of the optimum", PCT),
-    "expected_sum": ("the expected sum left open", SUM),
     "sum_loss_percent": ("the expected sum left above the least, in % of the least", PCT),
     "rolls": ("a number of rolls (the last one included)", "rolls"),
     "p_open": ("the chance that the tile is still open", P),
@@ -280,14 +279,16 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("risk-frontier", "corner"): ("the corner's place on the frontier, from the most wins (1) to the lowest sum",
                                   COUNT),
     ("risk-frontier", "p_win"): ("the chance of winning when the corner's way of playing plays", P),
-    ("risk-frontier", "expected_sum"): ("the expected sum left open when the corner's way of playing plays", SUM),
+    ("risk-frontier", "expected_remaining_sum"): ("the expected sum left open when the corner's way of playing plays",
+                                                  SUM),
     ("risk-frontier", "w_low"): ("the least weight on the chance of winning (against 1 minus it on minus the sum "
                                  "left) for which the corner's way of playing is optimal", RATIO),
     ("risk-frontier", "w_high"): ("the greatest such weight", RATIO),
     ("risk-frontier", "points_per_pp"): ("along the edge to the next corner: the points of sum left one percentage "
                                          "point more of winning costs (empty at the last corner)", "points per pp"),
     ("frontier-rules-of-thumb", "p_win"): ("the rule of thumb's chance of winning", P),
-    ("frontier-rules-of-thumb", "expected_sum"): ("the rule of thumb's expected sum left open", SUM),
+    ("heuristics", "expected_remaining_sum"): ("the expected sum left open when the way of playing plays", SUM),
+    ("frontier-rules-of-thumb", "expected_remaining_sum"): ("the rule of thumb's expected sum left open", SUM),
     ("frontier-rules-of-thumb", "win_given_up"): ("the chance of winning the frontier reaches at the rule's own "
                                                   "expected sum, minus the rule's", PP),
     ("frontier-rules-of-thumb", "sum_given_up"): ("the rule's expected sum left, minus the least the frontier "

@@ -379,10 +379,10 @@ def _from_zero(ax, top: float) -> None:
 def heuristic_chances(table: pd.DataFrame, won: str = "chance of shutting the box"):
     """Two dot panels, one row per rule of thumb (optimal and worst play included): its chance of winning (axis:
     ``won``) and its expected sum left, each on a linear axis from zero (``table``: ``policy_name``, ``p_win``,
-    ``expected_sum``, in the page's order)."""
+    ``expected_remaining_sum``, in the page's order)."""
     fig, axes = style.figure("full", 0.3 * len(table) + 0.9, ncols=2, sharey=True)
     y = np.arange(len(table))[::-1]
-    for ax, column, label in zip(axes, ["p_win", "expected_sum"], [won, "expected sum left"], strict=True):
+    for ax, column, label in zip(axes, ["p_win", "expected_remaining_sum"], [won, "expected sum left"], strict=True):
         for yi in y:
             ax.axhline(yi, color="#e5e8eb", lw=0.8, zorder=1)
         ax.scatter(table[column], y, s=30, color=style.BLACK, zorder=3)
@@ -477,18 +477,18 @@ def luck_and_loss(per_game: pd.DataFrame, names: dict, objective: str = "win"):
 
 def risk_frontier(corners: pd.DataFrame, thumbs: pd.DataFrame, won: str = "chance of shutting the box"):
     """Two panels, the expected sum left across and the chance of winning up: every rule of thumb (``thumbs``:
-    ``policy_name``, ``p_win``, ``expected_sum``) with the frontier's corners joined by its edges (``corners``, the
-    most wins first); the second panel zoomed on the frontier alone."""
+    ``policy_name``, ``p_win``, ``expected_remaining_sum``) with the frontier's corners joined by its edges
+    (``corners``, the most wins first); the second panel zoomed on the frontier alone."""
     fig, axes = style.figure("full", 2.8, ncols=2)
     for ax in axes:
-        ax.plot(corners["expected_sum"], corners["p_win"], color=style.BLACK, lw=1, marker="o", ms=2.5,
+        ax.plot(corners["expected_remaining_sum"], corners["p_win"], color=style.BLACK, lw=1, marker="o", ms=2.5,
                 label="the frontier (its corners)", zorder=3)
         ax.set_xlabel("expected sum left")
         _percent_axis(ax.yaxis)
     axes[0].set_ylabel(won)
     markers = "sDv^P*Xh"
     for (_, row), marker in zip(thumbs.iterrows(), itertools.cycle(markers), strict=False):
-        axes[0].scatter(row["expected_sum"], row["p_win"], s=28, marker=marker, color=style.SERIES[
+        axes[0].scatter(row["expected_remaining_sum"], row["p_win"], s=28, marker=marker, color=style.SERIES[
             list(thumbs.index).index(row.name) % len(style.SERIES)], label=row["policy_name"], zorder=4)
     axes[0].set_title("every rule of thumb, and the frontier", fontsize=8)
     axes[1].set_title("the frontier, close up", fontsize=8)

@@ -308,10 +308,19 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         text = (f"The optimal action always shuts the largest tile some legal action could shut: "
                 f"{s(count, counted('(state, roll) pair'))} is an exception.")
     part.add(s.finding("exceptions", text, kind="text"))
-    if rules.tiles >= 8 and 9 in rules.roll_weights and {(1, 8), (4, 5)} <= set(
-            legal_moves(rules, board_mask([1, 4, 5, 8]), 9)):  # the source's choice: {1, 8} or {4, 5} for a 9
+    if faces_the_sources_nine(rules):
         add_one_four_five_eight(part, rules, cost)
     return part
+
+
+def faces_the_sources_nine(rules: Rules) -> bool:
+    """Whether a player can face the source's choice: on {1, 4, 5, 8}, not yet won there, a throw totalling 9
+    with the dice they may roll there, which can leave {1, 8} or {4, 5}."""
+    if rules.tiles < 8:
+        return False
+    game, board = game_of(rules), board_mask([1, 4, 5, 8])
+    return game.rolls_are_totals and not game.is_won(board) and 9 in game.totals_from(board) and \
+        {(1, 8), (4, 5)} <= set(legal_moves(rules, board, 9))
 
 
 def add_one_four_five_eight(part: Part, rules: Rules, cost: Solution) -> None:

@@ -359,7 +359,8 @@ def heuristics_table(rules: Rules) -> pd.DataFrame:
         w, v = float(win.value()), float(score.value())
         rows.append({"policy": name, "policy_name": NAMES[name], "p_win": w,
                      "win_loss_percent": 100 * (best_win - w) / best_win if best_win else 0.0,
-                     "expected_sum": v, "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0.0,
+                     "expected_remaining_sum": v,
+                     "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0.0,
                      "expected_rolls": float(expected_rolls(win))})
     return pd.DataFrame(rows)
 

@@ -982,7 +982,7 @@ def frontier_thumbs(found) -> pd.DataFrame:
     for policy in FRONTIER_POLICIES:
         p, total = frontier_point(found.rules, ("win", "remaining-sum"), policy)
         win, more = found.gives_up((p, total))
-        rows.append({"policy": policy, "p_win": float(p), "expected_sum": float(total),
+        rows.append({"policy": policy, "p_win": float(p), "expected_remaining_sum": float(total),
                      "win_given_up": float(win) + 0.0, "sum_given_up": float(more) + 0.0})
     return pd.DataFrame(rows)
 
@@ -1014,15 +1014,15 @@ def frontier_finding(rules: Rules, corners) -> object:
     """The frontier in one paragraph: its ends, its corners and what the last share of wins costs."""
     s = Sentence()
     count = corners.count("corners")
-    most = {c: corners.cell(f"most_wins_{c}", c, corner=1) for c in ("p_win", "expected_sum")}
+    most = {c: corners.cell(f"most_wins_{c}", c, corner=1) for c in ("p_win", "expected_remaining_sum")}
     if not s.holds(count, ">", 1):
         return s.finding("frontier", (
             f"One way of playing is best for both goals at once: it wins {s(most['p_win'], percent(2))} of games and "
-            f"leaves {s(most['expected_sum'], number(3))} on average; there is no trade-off to make."))
+            f"leaves {s(most['expected_remaining_sum'], number(3))} on average; there is no trade-off to make."))
     last = len(corners)
-    low = {c: corners.cell(f"lowest_sum_{c}", c, corner=last) for c in ("p_win", "expected_sum")}
+    low = {c: corners.cell(f"lowest_sum_{c}", c, corner=last) for c in ("p_win", "expected_remaining_sum")}
     gain = derived("win_gained", "difference", most["p_win"], low["p_win"])
-    cost = derived("sum_paid", "difference", most["expected_sum"], low["expected_sum"])
+    cost = derived("sum_paid", "difference", most["expected_remaining_sum"], low["expected_remaining_sum"])
     dearest = corners.cell("dearest_price", "points_per_pp", corner=1)
     cheapest = corners.cell("cheapest_price", "points_per_pp", corner=last - 1)
     price = apart(number, 3, dearest.value, cheapest.value)
@@ -1035,8 +1035,9 @@ def frontier_finding(rules: Rules, corners) -> object:
                   f"{s(cheapest, price)}.")
     return s.finding("frontier", (
         f"The frontier runs from the most wins ({s(most['p_win'], percent(3))} of games, "
-        f"{s(most['expected_sum'], number(3))} left on average) to the lowest sum left "
-        f"({s(low['expected_sum'], number(3))} on average, {s(low['p_win'], percent(3))} of games won); the search "
+        f"{s(most['expected_remaining_sum'], number(3))} left on average) to the lowest sum left "
+        f"({s(low['expected_remaining_sum'], number(3))} on average, {s(low['p_win'], percent(3))} of games won); "
+        f"the search "
         f"finds {s(count, integer)} corners on it in floating point, each a way of playing that is best for some "
         f"mix of the two goals. From one end to the other, {s(gain, points(3))} of winning trade for "
         f"{s(cost, number(3))} points of sum. {prices}"))
