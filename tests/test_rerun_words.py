@@ -273,3 +273,18 @@ def test_chapter_5_shows_the_sources_nine_only_where_a_player_can_face_it(rules)
         {(1, 8), (4, 5)} <= set(moves(rules, board, 9))
     part = exceptions_part(rules, solve(rules, "remaining-sum"))
     assert ("one-four-five-eight" in part.tables) == faced
+
+
+def test_an_objective_no_policy_can_lose_is_not_given_a_loser_in_the_alt_text():
+    """Figure 6.2's alt text named "the most lost: P(win), fewest tiles, …, worst play" where every policy wins
+    0% alike (a 3-sided pair of dice on tiles 1-9). Nil here is the plain reference's optimum of 0."""
+    from reference import reference_value
+
+    from stb_core.sources.whole_map import prices_part
+    from stb_core.sources.words import named
+
+    rules = Rules(tiles=6, sides=2)  # totals 2 to 4: tiles 5 and 6 never shut
+    assert reference_value(rules, "win") == 0
+    text = prices_part(rules).findings["prices-alt"].text
+    assert f"{named('win')}, none loses anything" in text, text
+    assert f"{named('remaining-sum')}, none loses anything" not in text, text

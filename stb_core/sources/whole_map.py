@@ -349,8 +349,13 @@ def most_lost_words(s: Sentence, prices: Table, losing: list) -> str:
         return "no policy loses anything: every dot is at nil"
     if all([s.holds(m, "==", ["worst"]) for m in most.values()]):
         return "the worst play loses most in each"
-    return "the most lost: " + "; ".join(f"{named(o)}, {listing([named(p) for p in s.quiet(m).value])}"
-                                         for o, m in most.items())
+    ends = []
+    for objective, m in most.items():
+        lost = prices.fact(f"largest_loss_{objective}", "loss", "max", [*losing, ("objective", "==", objective)])
+        nil = s.holds(lost, "<=", NO_LOSS)
+        ends.append(f"{named(objective)}, {'none loses anything' if nil else listing([named(p) for p in m.value])}")
+        s.quiet(m)
+    return "the most lost: " + "; ".join(ends)
 
 
 def add_source_000_gap(part: Part, rules: Rules) -> None:
