@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .boards import pairs_on
-from .choice import VALUE_RTOL, same_value
+from .choice import VALUE_RTOL, no_loss, same_value
 from .game import game_of
 from .rules import InputError, Rules
 from .sweep import Solution, judged_roll_values, rolled_value, solve
@@ -54,17 +54,22 @@ DIFFERENCE_DIGITS = 13  # significant digits of the larger value that a float di
 
 
 def difference(a, b, sense: int = 1) -> np.ndarray:
-    """``sense * (a - b)`` for float arrays, rounded to :data:`DIFFERENCE_DIGITS` significant digits of the larger
-    of ``a`` and ``b``: the digits below are the rounding of the two values (a loss of 0.005 between values near 5
-    reads 0.0049999999999999 otherwise), so tables print the difference as it is."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    """``sense * (a - b)`` as floats: of Fractions, the exact difference (a loss of 1e-21 stays one, a tie is 0);
+    of floats, rounded to :data:`DIFFERENCE_DIGITS` significant digits of the larger of ``a`` and ``b``: the digits
+    below are the rounding of the two values (a loss of 0.005 between values near 5 reads 0.0049999999999999
+    otherwise), so tables print the difference as it is."""
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype == object or b.dtype == object:
+        return np.array([float(sense * (x - y)) for x, y in zip(a.tolist(), b.tolist(), strict=True)], dtype=float)
+    a, b = a.astype(float), b.astype(float)
     size = np.maximum(np.abs(a), np.abs(b))
     scale = 10.0 ** (np.floor(np.log10(np.where(size > 0, size, 1.0))) - DIFFERENCE_DIGITS)
     return np.round(sense * (a - b) / scale) * scale + 0.0  # + 0.0: never a negative zero
 
 
 def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie_break="canonical",
-                    optimal: Solution | None = None, heuristic: Solution | None = None) -> pd.DataFrame:
+                    optimal: Solution | None = None, heuristic: Solution | None = None,
+                    exact: bool = False) -> pd.DataFrame:
     """Every decision ``policy`` faces with positive probability, with its loss against optimal play.
 
     Rows: ``decision`` is ``dice`` (one per board where dice could be chosen) or ``move`` (one per board and
@@ -72,20 +77,23 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     choice at all); ``reach`` = P_h(board), ``p_roll``, the moves (a mixture shows its name), ``loss`` (>= 0, in the
     objective's units, judged with optimal play afterwards; a negative loss raises :class:`NegativeLossError`)
     and ``weighted_loss`` = reach x p_roll x loss, which sums to the policy's whole loss from the full board.
+    With ``exact`` (or two exact solutions given) every loss is the float of an exact difference: a loss is
+    nil only when it is exactly 0 (:func:`loses_something`); otherwise within rounding of the float values.
     """
-    optimal = optimal or solve(rules, objective, tie_break=tie_break)
-    heuristic = heuristic or evaluate(rules, objective, policy, tie_break=tie_break)
+    optimal = optimal or solve(rules, objective, tie_break=tie_break, exact=exact)
+    heuristic = heuristic or evaluate(rules, objective, policy, tie_break=tie_break, exact=exact)
+    exact = optimal.exact and heuristic.exact
     sense = optimal.objective.sense
     space = game_of(rules)
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
     for roll in game_of(rules).outcomes:
-        q_best[roll] = judged_roll_values(optimal, optimal, playing, roll)
-        q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll)
-    dice_value = {d: rolled_value(space, d, q_best.__getitem__) for d in rules.dice_counts}
+        q_best[roll] = judged_roll_values(optimal, optimal, playing, roll, exact=exact)
+        q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll, exact=exact)
+    dice_value = {d: rolled_value(space, d, q_best.__getitem__, exact) for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)
-    v_star = np.asarray(optimal.values, dtype=float)[playing]
+    v_star = (optimal.values if exact else np.asarray(optimal.values, dtype=float))[playing]
     frames = []
     if rules.offers_dice_choice:  # a choice of dice, on the boards that offer one
         choosing = space.one_die[playing]
@@ -119,7 +127,14 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     table.insert(0, "board", [space.layout.label(m) for m in table["board_mask"].tolist()])
     table = table.sort_values(["board_mask", "decision", "roll"], kind="stable").reset_index(drop=True)
     table["roll"] = space.roll_column(table["roll"])
+    table.attrs["exact"] = exact
     return table
+
+
+def loses_something(losses: pd.DataFrame) -> pd.Series:
+    """Which decisions of a :func:`decision_losses` table lose something: an exact loss above 0, a float one
+    beyond rounding (:func:`stb_core.choice.no_loss`)."""
+    return losses["loss"] > 0 if losses.attrs.get("exact") else ~no_loss(losses["loss"])
 
 
 def choice_disagreements(a: Solution, b: Solution, boards: np.ndarray | None = None) -> pd.DataFrame:
@@ -128,7 +143,8 @@ def choice_disagreements(a: Solution, b: Solution, boards: np.ndarray | None = N
     each picks and what it costs each (in each one's units). Both must be deterministic."""
     game = a.game
     playing, label = game.playing if boards is None else boards, game.layout.label
-    va, vb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)
+    exact = a.exact and b.exact  # then a loss is exact: any above 0 counts
+    va, vb = (a.values, b.values) if exact else (np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float))
     frames = []
     for roll in game.outcomes:
         facing = playing[game.shows(playing, roll)]

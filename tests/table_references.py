@@ -1076,6 +1076,9 @@ def heuristics(tables, values, rules):
                          else 0, "expected_remaining_sum": v,
                          "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0,
                          "expected_rolls": mean_rolls(win)})
+    places = sorted({row["p_win"] for row in expected}, reverse=True)  # equal exact chances share a place
+    for row in expected:
+        row["win_rank"] = places.index(row["p_win"]) + 1
     rows_equal(tables["heuristics"], expected, ("policy",), "heuristics")
 
 

@@ -288,3 +288,57 @@ def test_an_objective_no_policy_can_lose_is_not_given_a_loser_in_the_alt_text():
     text = prices_part(rules).findings["prices-alt"].text
     assert f"{named('win')}, none loses anything" in text, text
     assert f"{named('remaining-sum')}, none loses anything" not in text, text
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(tiles=7, dice=4, sides=12),  # floats: 9 decisions cost chance; exactly 6
+    pytest.param(Rules(tiles=8, dice=4, sides=18), marks=pytest.mark.slow)])  # and 88 pairs, not 90 (4 minutes)
+def test_chapter_1_counts_every_decision_and_pair_that_costs_winning_chance(rules):
+    """Chapter 1 with four 18-sided dice said "600 decisions … cost winning chance" and "the rule errs at 1,269
+    (board, roll) pairs" (exact: 571 and 1,284): float noise of 1e-12 counted ties as losses and hid real losses
+    of 1e-15. Both counts and each decision's share of the loss are held to the plain reference's exact ones."""
+    from reference import decision_losses, dice_options, is_won, moves, outcomes, positions, reference_play
+
+    from stb_core.sources.sequence_counts import rule_errors, rule_losses
+
+    rows = [r for r in decision_losses(rules, "win", "sequence-count") if r["loss"] > 0]
+    weights = [r["reach"] * r["p_roll"] * r["loss"] for r in rows]
+    shares = sorted((float(w / sum(weights)) for w in weights), reverse=True)
+    losses = rule_losses(rules)
+    assert len(losses) == len(rows)
+    assert losses["share_of_loss"].tolist() == pytest.approx(shares, rel=1e-9, abs=0)
+    best, rule = (reference_play(rules, "win", p) for p in ("optimal", "sequence-count"))
+    tiles = positions(rules)
+    boards = [frozenset(t for i, t in enumerate(tiles) if m >> i & 1) for m in range(1 << len(tiles))]
+    errs = {(b, o) for b in boards if not is_won(rules, b) for d in dice_options(rules, b)
+            for o in outcomes(rules, d) if moves(rules, b, o)
+            and best.value(b - set(rule.move(b, o))) < best.value(b - set(best.move(b, o)))}
+    assert len(rule_errors(rules)) == len(errs)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=6, dice=3, sides=12), Rules(tiles=6, dice=4, sides=8),
+                                   Rules(tiles=5, dice=4, sides=12)])
+def test_chapter_8_ties_rules_of_thumb_only_where_they_win_exactly_as_often(rules):
+    """Chapter 8 with three 20-sided dice said "two rules of thumb tie for the best" of two 8e-12 apart (relative
+    2e-10, inside the float tolerance). The best, and whether several share it, are the plain reference's exact
+    values (floats put three rules within 1e-9 of each other on each of these games)."""
+    from reference import reference_value
+
+    from stb_core.sources.in_print import HEURISTICS, heuristics_part
+
+    exact = {p: reference_value(rules, "win", p) for p in HEURISTICS}
+    best = {p for p, v in exact.items() if v == max(exact.values())}
+    part = heuristics_part(rules)
+    frame = part.tables["heuristics"]
+    best_rank = frame.loc[frame["policy"].isin(HEURISTICS), "win_rank"].min()
+    assert set(frame.loc[frame["policy"].isin(HEURISTICS) & (frame["win_rank"] == best_rank), "policy"]) == best
+    text = part.findings["heuristics"].text
+    assert ("tie for the best" in text) == (len(best) > 1), text
+    every = {p: reference_value(rules, "win", p) for p in ("optimal", "worst")}
+    assert ("every way of playing wins" in text) == (every["optimal"] == every["worst"]), text
+    order = {"more than": exact["largest-tile"] > exact["highest-tile"],
+             "less than": exact["largest-tile"] < exact["highest-tile"],
+             "the same as": exact["largest-tile"] == exact["highest-tile"]}
+    if "“largest tile first” wins" in text:
+        said = text.split("“largest tile first” wins")[1].split("this report")[0]
+        assert [w for w, holds in order.items() if holds] == [w for w in order if w in said], text

@@ -17,6 +17,7 @@ import re
 import pandas as pd
 
 from stb_core.choice import TIE_BREAKS
+from stb_core.limits import PAGE_EXACT_UP_TO
 
 P, PP, PCT, TILES, STAKES, COUNT = "probability (0 to 1)", "probability difference (0 to 1)", "percent", "tiles", \
     "stakes", "count"
@@ -287,6 +288,9 @@ BY_TABLE: dict[tuple[str, str], tuple[str, str]] = {  # (table, column): a meani
     ("risk-frontier", "points_per_pp"): ("along the edge to the next corner: the points of sum left one percentage "
                                          "point more of winning costs (empty at the last corner)", "points per pp"),
     ("frontier-rules-of-thumb", "p_win"): ("the rule of thumb's chance of winning", P),
+    ("heuristics", "win_rank"): ("the way of playing's place by its chance of winning, 1 the most; equal chances "
+                                 f"share a place (told apart exactly up to {PAGE_EXACT_UP_TO} tiles in all; else to 9 "
+                                 "significant digits)", "place"),
     ("heuristics", "expected_remaining_sum"): ("the expected sum left open when the way of playing plays", SUM),
     ("frontier-rules-of-thumb", "expected_remaining_sum"): ("the rule of thumb's expected sum left open", SUM),
     ("frontier-rules-of-thumb", "win_given_up"): ("the chance of winning the frontier reaches at the rule's own "

@@ -33,6 +33,7 @@ from ..boards import parse_tiles, tile_counts
 from ..choice import VALUE_RTOL as RTOL
 from ..choice import same_value
 from ..game import Game, game_of
+from ..limits import PAGE_EXACT_UP_TO
 from ..policies import Policy, get_policy, over_outcomes, playable_outcomes
 from ..rules import OPTIONS, Rules, analysis_of
 from ..sweep import Solution, solve
@@ -47,7 +48,7 @@ from ..valuation import (
 from .findings import Computed, Part, Sentence, derived
 from .published import as_read, brief_reference, load_published, references
 from .verdicts import printed_of, written_like
-from .words import all_dice, apart, counted, integer, listing, number, percent, share, winning
+from .words import all_dice, apart, counted, integer, listing, number, percent, relation, share, winning
 
 HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "lowest-tile", "most-options", "random")
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
@@ -362,7 +363,32 @@ def heuristics_table(rules: Rules) -> pd.DataFrame:
                      "expected_remaining_sum": v,
                      "sum_loss_percent": 100 * (v - best_sum) / best_sum if best_sum else 0.0,
                      "expected_rolls": float(expected_rolls(win))})
-    return pd.DataFrame(rows)
+    table = pd.DataFrame(rows)
+    return table.assign(win_rank=win_ranks(rules, table))
+
+
+def win_ranks(rules: Rules, table: pd.DataFrame) -> list[int]:
+    """Each way of playing's place by its chance of winning, 1 the most, equal chances sharing a place. Floats
+    further apart than :data:`VALUE_RTOL` are ordered as they are; those within it are compared again in exact
+    arithmetic up to :data:`PAGE_EXACT_UP_TO` tiles in all (two rules 1e-10 apart are not tied), and share a
+    place beyond."""
+    groups = []
+    for i, p in table["p_win"].sort_values(ascending=False, kind="stable").items():
+        if groups and same_value(p, table.at[groups[-1][0], "p_win"]):
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    ranks, place = {}, 0
+    for group in groups:
+        if len(group) > 1 and rules.positions <= PAGE_EXACT_UP_TO:
+            exact = {i: evaluate(rules, "win", table.at[i, "policy"], exact=True).value() for i in group}
+            levels = sorted(set(exact.values()), reverse=True)
+            ranks |= {i: place + 1 + levels.index(exact[i]) for i in group}
+            place += len(levels)
+        else:
+            place += 1
+            ranks |= dict.fromkeys(group, place)
+    return [ranks[i] for i in table.index]
 
 
 def heuristics_part(rules: Rules) -> Part:
@@ -370,18 +396,25 @@ def heuristics_part(rules: Rules) -> Part:
     table = part.table("heuristics", heuristics_table(rules))
     s = Sentence()
     named_ = [("policy", "in", HEURISTICS)]
-    best = s.quiet(table.fact("best_heuristic", "policy_name", "first", named_, [("p_win", "desc"), ("policy", "asc")]))
-    best_p = table.fact("best_heuristic_p_win", "p_win", "first", named_, [("p_win", "desc"), ("policy", "asc")])
-    best_loss = table.fact("best_heuristic_loss", "win_loss_percent", "first", named_,
-                           [("p_win", "desc"), ("policy", "asc")])
+    first = [("win_rank", "asc"), ("policy", "asc")]  # the best, exactly where it can be told
+    best = s.quiet(table.fact("best_heuristic", "policy_name", "first", named_, first))
+    best_p = table.fact("best_heuristic_p_win", "p_win", "first", named_, first)
+    best_rank = s.quiet(table.fact("best_heuristic_rank", "win_rank", "first", named_, first))
+    best_loss = table.fact("best_heuristic_loss", "win_loss_percent", "first", named_, first)
+    ranks = {p: s.quiet(table.cell(f"{p.replace('-', '_')}_rank", "win_rank", policy=p))
+             for p in ("optimal", "worst", "largest-tile", "highest-tile")}
     largest = table.cell("largest_p_win", "p_win", policy="largest-tile")
     highest = table.cell("highest_p_win", "p_win", policy="highest-tile")
-    compared = s.quiet(derived("largest_vs_highest", "relation", largest, highest))
+    # a lower place wins more: the largest tile's place against the highest-tile rule's, turned
+    compared = s.quiet(derived("highest_place_vs_largest", "relation", ranks["highest-tile"], ranks["largest-tile"]))
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
-    level = [("policy", "in", HEURISTICS), ("p_win", ">=", best_p.value * (1 - RTOL))]
+    level = [*named_, ("win_rank", "==", best_rank.value)]
     tied = table.count("best_heuristics", level)
-    lower = ("as much as perfect play" if s.holds(best_loss, "==", 0) else
-             f"a chance {s(best_loss, share(1))} lower than perfect play’s")
+    if s.holds(best_rank, "==", ranks["optimal"].value):
+        s.quiet(best_loss)
+        lower = "as much as perfect play"
+    else:
+        lower = f"a chance {s(best_loss, share(1))} lower than perfect play’s"
     if s.holds(best_p, "==", 0):
         s.quiet(tied, largest, highest)
         worst = table.cell("worst_p_win", "p_win", policy="worst")
@@ -389,26 +422,34 @@ def heuristics_part(rules: Rules) -> Part:
                                          f"play included ({s(worst, percent(0))} each): no rule of thumb has "
                                          f"anything to gain or lose."))
         return part
-    worst = s.quiet(table.cell("worst_p_win", "p_win", policy="worst"))
-    if s.holds(derived("worst_against_best", "relation", worst, best_p), "==", "the same"):
-        s.quiet(tied, largest, highest, best_loss)
+    if s.holds(ranks["worst"], "==", ranks["optimal"].value):
+        s.quiet(tied, largest, highest)
         part.add(s.finding("heuristics", f"For the win, every way of playing wins {s(best_p, percent(2))} here, the "
                                          f"worst play included: no decision changes the "
                                          f"chance, so every rule of thumb does as well as perfect play."))
         return part
+    part.add(s.finding("heuristics", heuristics_words(s, table, (best, best_p, tied, level, lower), largest, highest,
+                                                      than)))
+    return part
+
+
+def heuristics_words(s: Sentence, table, best: tuple, largest, highest, than: str) -> str:
+    """The best rule of thumb for the win (or the ones that tie for it), and the literature's largest tile first
+    against this report's fewest tiles, then the highest."""
+    name, best_p, tied, level, lower = best
     shown = max((apart(percent, 2, a, b) for a, b in itertools.combinations(
         (largest.value, highest.value, best_p.value), 2)), key=lambda f: f.decimals)  # digits to show every order
     if s.holds(tied, ">", 1):
-        names = table.fact("best_heuristic_names", "policy_name", "list", level, [("p_win", "desc"), ("policy", "asc")])
+        names = table.fact("best_heuristic_names", "policy_name", "list", level, [("policy", "asc")])
         lead = (f"For the win, {s(tied, counted('rule', words=True))} of thumb tie for the best, "
                 f"{s(names, quoted)}: {s(best_p, shown)}, {lower}")
     else:
-        lead = f"For the win, the best of these rules of thumb is {s(best)}: {s(best_p, shown)}, {lower}"
-    text = (f"{lead}. The literature's \u201clargest tile first\u201d wins "
+        lead = f"For the win, the best of these rules of thumb is {s(name)}: {s(best_p, shown)}, {lower}"
+    fine = f"; the two differ by less than one part in {1 / RTOL:,.0f}" if than != "the same as" and relation(
+        largest.value, highest.value) == "the same" else ""  # apart by their exact values, not their floats
+    return (f"{lead}. The literature's \u201clargest tile first\u201d wins "
             f"{s(largest, shown)}, {than} this report's \u201cfewest tiles, then the highest\u201d "
-            f"({s(highest, shown)}).")
-    part.add(s.finding("heuristics", text))
-    return part
+            f"({s(highest, shown)}{fine}).")
 
 
 # -- how long a game lasts -------------------------------------------------------------------------------------

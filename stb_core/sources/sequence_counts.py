@@ -19,11 +19,12 @@ from functools import cache
 import numpy as np
 import pandas as pd
 
-from ..analysis import choice_disagreements, decision_losses
+from ..analysis import choice_disagreements, decision_losses, loses_something
 from ..boards import board_label, board_mask, parse_tiles
-from ..choice import VALUE_RTOL, no_loss
+from ..choice import VALUE_RTOL
 from ..counts import total_winning_sequences, winning_sequence_counts
 from ..game import game_of, legal_move_masks
+from ..limits import PAGE_EXACT_UP_TO
 from ..monte_carlo import simulate
 from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
@@ -281,9 +282,11 @@ def move_comparison(rules: Rules, board: int, roll: int) -> pd.DataFrame:
 def rule_errors(rules: Rules) -> pd.DataFrame:
     """The (board, roll) pairs where the source's rule (most winning sequences) plays a move with a strictly
     smaller chance of shutting the box than the optimal move, both judged with optimal play afterwards:
-    both moves, the win chance after each, what the rule gives up, and the sequence counts it compared."""
-    optimal = solve(rules, "win")
-    rule = evaluate(rules, "win", "sequence-count")
+    both moves, the win chance after each, what the rule gives up, and the sequence counts it compared. Up to
+    :data:`PAGE_EXACT_UP_TO` tiles in exact arithmetic, so that every loss above 0 counts, however small."""
+    exact = rules.positions <= PAGE_EXACT_UP_TO
+    optimal = solve(rules, "win", exact=exact)
+    rule = evaluate(rules, "win", "sequence-count", exact=exact)
     table = choice_disagreements(optimal, rule)
     counts = total_winning_sequences(rules)
     values = np.asarray(optimal.values, dtype=float)
@@ -310,10 +313,11 @@ def parse_move(label: str) -> list[int]:
 def rule_losses(rules: Rules) -> pd.DataFrame:
     """The source rule's decisions that lose win chance, heaviest first: ``analysis.decision_losses``
     (loss judged with optimal play afterwards, weighted by the chance the rule faces the decision), with
-    each decision's share of the rule's whole loss and the running share."""
-    losses = decision_losses(rules, "win", "sequence-count")
+    each decision's share of the rule's whole loss and the running share (exact losses up to
+    :data:`PAGE_EXACT_UP_TO` tiles, as :func:`rule_errors`)."""
+    losses = decision_losses(rules, "win", "sequence-count", exact=rules.positions <= PAGE_EXACT_UP_TO)
     total = losses["weighted_loss"].sum()
-    costly = losses[~no_loss(losses["loss"])].sort_values("weighted_loss", ascending=False, kind="stable")
+    costly = losses[loses_something(losses)].sort_values("weighted_loss", ascending=False, kind="stable")
     costly = costly[["board", "decision", "dice", "roll", "options", "reach", "p_roll", "policy_move",
                      "optimal_move", "loss", "weighted_loss"]]
     costly = costly.rename(columns={"policy_move": "source_rule_move"}).reset_index(drop=True)
