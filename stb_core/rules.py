@@ -69,10 +69,11 @@ def one_die_when(value: str) -> str:
 
 
 def one_die_short(value: str) -> str:
-    """The same in a table's few words: ``never``, ``once 7 and up are shut``, ``at 6 or less left``."""
+    """The same in a table's few words: ``never``, ``once 7 and up are shut``, ``at 6 or less to shut`` (the
+    tiles that can be shut: on Double Shutter a back tile behind an open one is left but not counted)."""
     if value in ("never", "high-shut"):
         return {"never": "never", "high-shut": f"once {HIGH_TILE} and up are shut"}[value]
-    return f"at {_one_die_threshold(value)} or less left"
+    return f"at {_one_die_threshold(value)} or less to shut"
 
 
 @dataclass(frozen=True)

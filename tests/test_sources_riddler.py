@@ -56,7 +56,7 @@ def test_no_choice_without_one_die_rule():
 @pytest.mark.parametrize("one_die", ["never", "high-shut", "sum-le-6", "sum-le-3", "sum-le-12"])
 def test_the_contrast_table_holds_the_runs_rule_once(one_die):
     """Every one-die rule a run may take has its row, marked as this run's, beside the named rules; a sum-le-K
-    rule reads 'at K or less left' and is worth what the engine gives for it."""
+    rule reads 'at K or less to shut' and is worth what the engine gives for it."""
     from stb_core.sources.riddler import contrast_table
 
     rules = Rules(tiles=6, one_die=one_die)
@@ -65,4 +65,4 @@ def test_the_contrast_table_holds_the_runs_rule_once(one_die):
     assert len(mine) == 1 and mine["one_die"].item() == one_die
     assert mine["p_win"].item() == pytest.approx(float(solve(rules, "win").value()), abs=1e-15)
     if one_die.startswith("sum-le-"):
-        assert mine["one_die_rule"].item() == f"at {one_die.removeprefix('sum-le-')} or less left"
+        assert mine["one_die_rule"].item() == f"at {one_die.removeprefix('sum-le-')} or less to shut"

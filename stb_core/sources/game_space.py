@@ -224,14 +224,15 @@ def states_part(rules: Rules) -> Part:
     excluded = part.table("exclusions", exclusions_table(rules, states.frame))
     s = Sentence()
     parts = []
-    for reason, words in (("won", f"total {rules.win_at_most} or less (already won)"),
+    for reason, words in (("won", "total{s} " + f"{rules.win_at_most} or less (already won)"),
                           ("unreachable", "cannot be reached: no roll and move leaves {them}")):
         where = [("reason", "==", reason)]
         count = excluded.count(f"{reason}_count", where)
         if s.holds(count, ">", 0):
-            words = words.format(them="it" if s.holds(count, "==", 1) else "them")
+            one = s.holds(count, "==", 1)
+            words = words.format(them="it" if one else "them", s="s" if one else "")
             listed = excluded.fact(f"{reason}_sets", "Open", "list", where)
-            parts.append(f"{s(count, integer)} {words}" + (f" — {s(listed, lambda v: listing(v, most=8))}"))
+            parts.append(f"{s(count, counted('set'))} {words}" + (f" — {s(listed, lambda v: listing(v, most=8))}"))
     reasons = "; ".join(parts) if parts else "none"
     code = "written as the source writes them (12 is the set {1, 2})" if rules.tiles <= CODES_UP_TO else "as sets"
     part.add(s.finding("states", f"**{s(states.count('states'), counted('valid state'))}**. The non-empty sets of "

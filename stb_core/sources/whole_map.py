@@ -518,9 +518,10 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
                                      ("loss", "<=", pick["loss"].value + band)])
     tie = f" (the first by name of {s(ties, integer)} cards as short and as good)" if s.holds(ties, ">", 1) else ""
     show = goal_value(card_objective)
-    margin = "that plays optimally" if margin_percent == 0 else f"within {margin_percent:g}% of the optimum"
-    how = (f"the simplest {margin} for {named(card_objective)}" if close else
-           f"no card {'plays optimally' if margin_percent == 0 else 'is ' + margin} for {named(card_objective)}, "
+    losing = f"{margin_percent:g}% of the optimum or less"
+    how = (f"the simplest {'that plays optimally' if margin_percent == 0 else 'losing ' + losing} for "
+           f"{named(card_objective)}" if close else
+           f"no card {'plays optimally' if margin_percent == 0 else 'loses ' + losing} for {named(card_objective)}, "
            f"so the best of all")
     if s.holds(cards.fact("largest_loss", "loss", "max", target), "==", 0):  # every card plays to the optimum
         s.quiet(pick["value"], pick["loss_percent"])
