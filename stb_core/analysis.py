@@ -67,6 +67,25 @@ def difference(a, b, sense: int = 1) -> np.ndarray:
     return np.round(sense * (a - b) / scale) * scale + 0.0  # + 0.0: never a negative zero
 
 
+def _dice_decisions(optimal: Solution, heuristic: Solution, playing: np.ndarray, reach: np.ndarray,
+                    q_best: dict) -> pd.DataFrame:
+    """The choices of dice ``heuristic`` makes on the boards of ``playing`` that offer one, each with its loss
+    ``sigma (V*(S) - V*_c(S))`` (``q_best``: Q* of every outcome on those boards)."""
+    space, exact = optimal.game, optimal.exact and heuristic.exact
+    dice_value = {d: rolled_value(space, d, q_best.__getitem__, exact) for d in space.dice_counts}
+    chosen_dice = heuristic.dice[playing].astype(int)
+    v_star = (optimal.values if exact else np.asarray(optimal.values, dtype=float))[playing]
+    choosing = space.one_die[playing]
+    taken = np.select([chosen_dice == d for d in space.dice_counts], [dice_value[d] for d in space.dice_counts])
+    loss = difference(v_star, taken, optimal.objective.sense)[choosing]
+    _check_losses(loss, v_star[choosing], f"{heuristic.policy.name}'s dice")
+    at = playing[choosing]
+    return pd.DataFrame({"board_mask": at, "decision": "dice", "dice": chosen_dice[choosing], "roll": -1,
+                         "options": len(space.dice_counts), "reach": reach[at], "p_roll": 1.0,
+                         "optimal_move": _dice_labels(optimal.dice[at]),
+                         "policy_move": _dice_labels(chosen_dice[choosing]), "loss": loss})
+
+
 def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie_break="canonical",
                     optimal: Solution | None = None, heuristic: Solution | None = None,
                     exact: bool = False) -> pd.DataFrame:
@@ -91,20 +110,8 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     for roll in game_of(rules).outcomes:
         q_best[roll] = judged_roll_values(optimal, optimal, playing, roll, exact=exact)
         q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll, exact=exact)
-    dice_value = {d: rolled_value(space, d, q_best.__getitem__, exact) for d in rules.dice_counts}
     chosen_dice = heuristic.dice[playing].astype(int)
-    v_star = (optimal.values if exact else np.asarray(optimal.values, dtype=float))[playing]
-    frames = []
-    if rules.offers_dice_choice:  # a choice of dice, on the boards that offer one
-        choosing = space.one_die[playing]
-        taken = np.select([chosen_dice == d for d in rules.dice_counts], [dice_value[d] for d in rules.dice_counts])
-        loss = difference(v_star, taken, sense)[choosing]
-        _check_losses(loss, v_star[choosing], f"{heuristic.policy.name}'s dice")
-        at = playing[choosing]
-        frames.append(pd.DataFrame({"board_mask": at, "decision": "dice", "dice": chosen_dice[choosing], "roll": -1,
-                                    "options": len(rules.dice_counts), "reach": reach[at], "p_roll": 1.0,
-                                    "optimal_move": _dice_labels(optimal.dice[at]),
-                                    "policy_move": _dice_labels(chosen_dice[choosing]), "loss": loss}))
+    frames = [_dice_decisions(optimal, heuristic, playing, reach, q_best)] if rules.offers_dice_choice else []
     for dice in rules.dice_counts:
         at = chosen_dice == dice
         if not at.any():
