@@ -366,3 +366,23 @@ def test_a_kernel_that_dies_otherwise_is_not_started_again(tmp_path, monkeypatch
     monkeypatch.setattr(papermill, "execute_notebook", dies)
     job = {"folder": str(tmp_path), "stem": "01-classic-game", "parameters": {}, "run": "01-classic-game"}
     assert run.execute(job) == 1 and len(calls) == 1
+
+
+def test_the_kernels_own_messaging_errors_do_not_reach_a_page(capsys):
+    """Under heavy load a build's page carried twelve stderr blocks 'ERROR:tornado.general:Uncaught exception in
+    ZMQStream callback … DELIM not in msg_list' (the kernel's messaging, not the notebook). They are dropped, and
+    said so; a warning the notebook printed stays, for the page linter."""
+    import nbformat
+
+    from stb_core.report.render import drop_kernel_noise
+
+    noise = "ERROR:tornado.general:Uncaught exception in ZMQStream callback\nTraceback ...\nValueError: DELIM\n"
+    warning = "RuntimeWarning: divide by zero encountered\n"
+    cell = nbformat.v4.new_code_cell("x = 1", outputs=[
+        nbformat.v4.new_output("stream", name="stderr", text=noise),
+        nbformat.v4.new_output("stream", name="stdout", text="ERROR:tornado.general: said by the notebook\n"),
+        nbformat.v4.new_output("stream", name="stderr", text=warning)])
+    notebook = nbformat.v4.new_notebook(cells=[cell, nbformat.v4.new_markdown_cell("text")])
+    assert drop_kernel_noise(notebook) == 1
+    assert [o["text"] for o in notebook.cells[0].outputs] == ["ERROR:tornado.general: said by the notebook\n", warning]
+    assert "dropped 1 stderr block of the kernel's own messaging" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 from . import crossref, shell
@@ -18,6 +19,9 @@ from .present import claims_table, prose_inline
 from .site import label, many, slug, tally
 
 ASSETS = "assets"
+# What the kernel's own messaging logs to stderr when a malformed message reaches it (seen under heavy load:
+# "ERROR:tornado.general:Uncaught exception in ZMQStream callback ... DELIM not in msg_list"): not the notebook's
+KERNEL_NOISE = re.compile(r"\A(?:ERROR|WARNING):tornado\.")
 
 
 def insert_opening(notebook, box: str) -> None:
@@ -79,6 +83,22 @@ def _heading(notebook) -> str:
                 return match.group(1).strip()
     return ""
 
+def drop_kernel_noise(notebook) -> int:
+    """Remove the stderr blocks the kernel's messaging wrote into cells (:data:`KERNEL_NOISE`), saying how many on
+    the build's stderr; any other stderr stays on the page, where the page linter flags it."""
+    dropped = 0
+    for cell in notebook.cells:
+        kept = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") ==
+                                                           "stderr" and KERNEL_NOISE.match(o.get("text", "")))]
+        dropped += len(cell.get("outputs", [])) - len(kept)
+        if "outputs" in cell:
+            cell["outputs"] = kept
+    if dropped:
+        print(f"dropped {dropped} stderr block{'s' if dropped != 1 else ''} of the kernel's own messaging "
+              "(tornado) from the page", file=sys.stderr)
+    return dropped
+
+
 def render(job: Job, folder: Path) -> None:
     """Render the staged executed notebook to offline HTML with the reader template, into ``folder/page.html``."""
     import nbformat
@@ -86,6 +106,7 @@ def render(job: Job, folder: Path) -> None:
 
     up = "" if job.default else "../"
     notebook = nbformat.read(folder / "executed.ipynb", as_version=4)
+    drop_kernel_noise(notebook)
     title = _heading(notebook) or job.chapter.title
     notebook.metadata["title"] = f"{title} — Shut the Box, solved exactly"
     record_path = folder / "out" / "data" / job.run / "checks.json"
