@@ -696,8 +696,9 @@ def riddler_value_is_the_reference(record, tables, values, rules):
 
 
 def riddler_threshold(record, tables, values, rules):
-    """"Exactly when the open tiles total t or less": one die better on every board at or below t, on none above."""
-    match = re.search(r"exactly when the open tiles total (\d+) or less", record["text"])
+    """"Exactly when the numbers on the open tiles add up to t or less" (their face values, a Double Shutter's back
+    row alike): one die better on every board at or below t, on none above."""
+    match = re.search(r"exactly when the numbers on the open tiles add up to (\d+) or less", record["text"])
     choice = tables["dice-choice"]
     if match:
         t = int(match.group(1))

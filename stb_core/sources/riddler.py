@@ -172,12 +172,12 @@ def where_one_die(summary, s: Sentence) -> str:
         t = summary.fact("threshold", "open_sum", "max", [("one_die_better", ">", 0)])
         s.quiet(summary.fact("one_die_at_or_below", "one_die_always", "all", [("open_sum", "<=", threshold)]),
                 summary.fact("one_die_above", "one_die_never", "all", [("open_sum", ">", threshold)]))
-        return f"one die is the better choice exactly when the open tiles total {s(t)} or less"
+        return f"one die is the better choice exactly when the numbers on the open tiles add up to {s(t)} or less"
     always = summary.fact("totals_always", "open_sum", "list", [("one_die_always", "==", True)])
     some = summary.fact("totals_sometimes", "open_sum", "list", [("one_die_sometimes", "==", True)])
     parts = []
     if s.holds(always, "!=", []):
-        parts.append(f"on every board whose open tiles total {s(always, lambda v: ranges(v, 'or'))}")
+        parts.append(f"on every board whose open tiles' numbers add up to {s(always, lambda v: ranges(v, 'or'))}")
     if s.holds(some, "!=", []):
         parts.append(f"on some of the boards totalling {s(some, lambda v: ranges(v, 'or'))}")
     return "one die is the better choice " + ", and ".join(parts) + " — no single total separates the two"

@@ -1013,7 +1013,7 @@ def frontier_alt(corners, thumbs) -> object:
         f"{s(rules_count, counted('rule of thumb', 'rules of thumb'))} as points and the frontier "
         + (f"as a single point ({s(count, counted('corner'))})" if s.holds(count, "==", 1) else
            f"as a line of {s(count, counted('corner'))}")
-        + " at the top left; on the right, the frontier alone, close up."), kind="alt")
+        + ", which no rule of thumb gets beyond; on the right, the frontier alone, close up."), kind="alt")
 
 
 def frontier_finding(rules: Rules, corners) -> object:
