@@ -68,7 +68,7 @@ def value_part(rules: Rules) -> Part:
     value = table.cell("p_win", "p_win", one_die=rules.one_die)
     exact = table.cell("p_win_exact", "p_win_exact", one_die=rules.one_die)
     count = table.cell("boards", "boards", one_die=rules.one_die)
-    arise = " that a game can show" if s.holds(count, "<", rules.states) else ""
+    arise = " that the back-row rule allows" if s.holds(count, "<", rules.states) else ""  # not all reached
     boards = s(count, integer)
     won = winning(rules)
     if s.holds(value, "==", 0):
