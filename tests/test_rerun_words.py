@@ -342,3 +342,25 @@ def test_chapter_8_ties_rules_of_thumb_only_where_they_win_exactly_as_often(rule
     if "“largest tile first” wins" in text:
         said = text.split("“largest tile first” wins")[1].split("this report")[0]
         assert [w for w, holds in order.items() if holds] == [w for w in order if w in said], text
+
+
+def test_the_cheapest_and_dearest_seat_costs_say_how_many_ways_and_seats_share_them():
+    """Chapter 7 said "from nothing (play for the win alone, seat 1)" where six (way, seat) pairs cost nothing. The
+    pairs at each end are counted here from the plain reference's exact round, never from the chapter."""
+    from reference_players import reference_round
+
+    from stb_core.sources.pub_game import seat_costs_part, seat_plays
+
+    rules, players, bonus = Rules(tiles=4, one_die="high-shut", one_die_forced=True, win_at_most=3), 2, 1
+    base = reference_round(rules, players, "sum", bonus)["expected_payoff"]
+    costs = []
+    for seat in range(1, players + 1):
+        for how in seat_plays("sum"):
+            play = (how, "optimal") if how in ("win", "remaining-sum") else ("remaining-sum", how)
+            found = reference_round(rules, players, "sum", bonus, {seat: play})
+            costs.append(base[seat - 1] - found["expected_payoff"][seat - 1])
+    cheapest, dearest = costs.count(min(costs)), costs.count(max(costs))
+    text = seat_costs_part(rules, players, "sum", float(bonus)).findings["seat-costs"].text
+    for count, where in ((cheapest, text.split(" to ")[0]), (dearest, text.split(" to ")[1])):
+        assert (f"; {count} (way, seat) pairs cost that" in where) == (count > 1), (count, text)
+    assert cheapest > 1, text  # the case the fuzz found: several ways cost nothing

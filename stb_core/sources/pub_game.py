@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements
-from ..choice import NO_LOSS
+from ..choice import NO_LOSS, VALUE_RTOL
 from ..game import game_of
 from ..objectives import custom_objective
 from ..players import (
@@ -533,7 +533,11 @@ def seat_costs_part(rules: Rules, players: int, scoring: str, shut_pays: float, 
         return f"a gain of {shown}" if s.holds(fact, "<", 0) else shown
 
     def end(key: str) -> str:
-        return f"{amount(ends[key]['cost'])} ({s(ends[key]['play'], play_name)}, seat {s(ends[key]['seat'])})"
+        cost = ends[key]["cost"]
+        band = max(abs(cost.value) * VALUE_RTOL, NO_LOSS)  # the costs equal to this one, as the page prints it
+        tied = table.count(f"{key}_ties", [("cost", ">=", cost.value - band), ("cost", "<=", cost.value + band)])
+        also = f"; {s(tied, integer)} (way, seat) pairs cost that" if s.holds(tied, ">", 1) else ""
+        return f"{amount(cost)} ({s(ends[key]['play'], play_name)}, seat {s(ends[key]['seat'])}{also})"
 
     s.quiet(ends["cheapest"]["cost"], ends["dearest"]["cost"])
     if s.holds(derived("all_costs_equal", "equal", ends["cheapest"]["cost"], ends["dearest"]["cost"]), "==", True):
