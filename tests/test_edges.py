@@ -124,3 +124,25 @@ def _boards(rules):
     return [frozenset(t for i, t in enumerate(tiles) if m >> i & 1) for m in range(1 << len(tiles))]
 
 
+
+
+def test_the_sources_small_tiles_are_read_by_value_on_a_double_shutter():
+    """Chapter 2 said the source's "1, 2 and 3 all open" covers no board of a Double Shutter: it read the front
+    row only, while the second sentence reads values (b4 is worth 4). Read by value, the boards offering a choice
+    with tiles worth 1, 2 and 3 open, counted from the plain reference's rules."""
+    from reference import blocker_of, is_won, positions, value_of
+
+    from stb_core.sources.riddler import dice_choice_table, source_statements
+
+    rules = Rules(max_per_move=2, layout="double-shutter", one_die="high-shut")
+    tiles = positions(rules)
+    count = 0
+    for m in range(1 << len(tiles)):
+        board = frozenset(t for i, t in enumerate(tiles) if m >> i & 1)
+        if any(blocker_of(rules, t) in board for t in tiles if t not in board):  # a back tile down before its front
+            continue
+        if not is_won(rules, board) and len(dice_options(rules, board)) > 1 and \
+                {1, 2, 3} <= {value_of(rules, t) for t in board}:
+            count += 1
+    table = source_statements(dice_choice_table(rules), rules).set_index("key")
+    assert table.at["small_tiles", "boards"] == count > 0

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import dice_choices_table
+from ..game import game_of
 from ..limits import PAGE_EXACT_UP_TO
 from ..rules import ONE_DIE_OPTIONS, Rules, analysis_of, one_die_short, one_die_when, refuses
 from ..sweep import Solution, solve
@@ -238,12 +239,16 @@ def no_choice(rules: Rules) -> str:
 def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     """The source's two sentences on where the choice matters, tested on every board of ``table`` (from
     :func:`dice_choice_table`): "with many small tiles still open ... one die gives a better chance" (read as:
-    the tiles 1, 2 and 3 all open) and "with only large tiles left, two dice gives the only reach" (read as:
-    every open tile worth 4 or more). Each row: how many boards the sentence covers, on how many it is right, on how
-    many the other choice is better, and the exceptions (the boards where it is wrong)."""
+    tiles worth 1, 2 and 3 all open: on a Double Shutter in either row, as the second reads values) and "with only
+    large tiles left, two dice gives the only reach" (read as: every open tile worth 4 or more). Each row: how many
+    boards the sentence covers, on how many it is right, on how many the other choice is better, and the exceptions
+    (the boards where it is wrong)."""
     many = all_dice(rules)
     masks = table["board_mask"].to_numpy(dtype=np.int64)  # boolean arrays: an empty table selects no rows
-    small_open = (masks & 0b111 == 0b111) & (rules.tiles >= 3)  # tiles 1, 2 and 3 of the row (the front row)
+    small_open = np.ones(masks.shape, dtype=bool)  # tiles worth 1, 2 and 3 open, on either row
+    for value in (1, 2, 3):
+        worth = sum(1 << bit for bit, v in enumerate(game_of(rules).tile_values) if v == value)
+        small_open &= (masks & worth) != 0
     only_large = table["smallest_tile"].to_numpy(dtype=np.int64) >= 4
     rows = []
     for key, statement, covered, claimed, opposite in [
