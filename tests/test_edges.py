@@ -146,3 +146,25 @@ def test_the_sources_small_tiles_are_read_by_value_on_a_double_shutter():
             count += 1
     table = source_statements(dice_choice_table(rules), rules).set_index("key")
     assert table.at["small_tiles", "boards"] == count > 0
+
+
+def test_chapter_5_says_which_largest_tile_exceptions_are_ties():
+    """Chapter 5 counted 566 pairs where 'the optimal action does not shut the largest tile' with 6 where an action
+    shutting it is exactly as good. Each row's tie is the plain reference's, and the sentence counts them."""
+    from stb_core import solve
+    from stb_core.sources.expected_cost import exceptions_part
+
+    rules = Rules(tiles=7, dice=1, sides=20, max_per_move=7, win_at_most=11)
+    part = exceptions_part(rules, solve(rules, "remaining-sum", exact=True))
+    table = part.tables["largest-tile-exceptions"]
+    value = lambda label: reference_value(rules, "remaining-sum", open_tiles=frozenset(  # noqa: E731
+        int(t) for t in label.strip("{}").split(",") if t.strip()))
+    ties = []
+    for row in table.itertuples():
+        board = frozenset(int(t) for t in row.state.strip("{}").split(",") if t.strip())
+        after = {m: value(str(set(board - set(m))) if board - set(m) else "{}") for m in moves(rules, board,
+                                                                                            row.dice_total)}
+        largest = max(max(m) for m in after)
+        ties.append(min(v for m, v in after.items() if largest in m) == min(after.values()))
+    assert list(table["as_good"]) == ties and any(ties)
+    assert f"({sum(ties)} of them a tie" in part.findings["exceptions"].text or all(ties)

@@ -179,6 +179,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "has_correlation": ("whether the panel has two states or more to correlate", FLAG),
     "value_after_optimal": ("the least expected cost after the optimal action", SUM),
     "value_after_largest_tile_action": ("the least expected cost after that action", SUM),
+    "as_good": ("whether the action shutting the largest tile is as good as the optimal one (a tie the source's "
+                "order breaks)", FLAG),
     "cost": ("the least expected sum left open", SUM),
     "what": ("the source's formula, or the exact value", TEXT), "in_1296ths": ("the chance, in 1296ths", "1/1296"),
     "play": ("the way of playing", TEXT), "more_than_optimal": ("expected sum left beyond optimal play's", SUM),

@@ -93,10 +93,12 @@ def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> p
                 "value_after_optimal": float(solution.values[board & ~board_mask(best)]),
                 "largest_tile_action": board_label(board_mask(with_largest)),
                 "value_after_largest_tile_action": float(solution.values[board & ~board_mask(with_largest)]),
+                "as_good": bool(same_value(solution.values[board & ~board_mask(with_largest)],
+                                           solution.values[board & ~board_mask(best)])),
                 "reached": board in reached,
             })
     return pd.DataFrame(rows, columns=["state", "dice_total", "valid_actions", "optimal_action", "value_after_optimal",
-                                       "largest_tile_action", "value_after_largest_tile_action", "reached"])
+                                       "largest_tile_action", "value_after_largest_tile_action", "as_good", "reached"])
 
 
 def highest_cost_states(table: pd.DataFrame, n: int = 6) -> pd.DataFrame:
@@ -295,6 +297,10 @@ def exceptions_part(rules: Rules, cost: Solution) -> Part:
         pairs = "pairs" if s.holds(count, ">", 1) else "pair"
         text = (f"In **{s(count, integer)}** (state, roll) {pairs} the optimal action "
                 f"does not shut the largest tile that some legal action could shut")
+        tied = found.count("exceptions_tied", [("as_good", "==", True)])
+        if s.holds(tied, ">", 0):
+            text += (f" ({'all' if s.holds(tied, '==', count.value) else s(tied, integer)} of them a tie: an action "
+                     f"that shuts it is as good, and the source's order picks another)")
         reached = found.count("exceptions_reached", [("reached", "==", True)])
         if s.holds(reached, "<", count.value):
             some = s(reached, integer) if s.holds(reached, ">", 0) else "none"
