@@ -168,3 +168,18 @@ def test_chapter_5_says_which_largest_tile_exceptions_are_ties():
         ties.append(min(v for m, v in after.items() if largest in m) == min(after.values()))
     assert list(table["as_good"]) == ties and any(ties)
     assert f"({sum(ties)} of them a tie" in part.findings["exceptions"].text or all(ties)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=6, dice=1, moves="die-or-sum"), Rules(tiles=5)])
+def test_the_likeliest_length_of_a_game_names_every_length_as_likely(rules):
+    """Chapter 8 said a game "most often lasts 3 rolls (27.8%)" where 3 and 4 rolls are each exactly 5/18. The
+    likeliest lengths are the plain reference's (optimal play for the win, followed to the end)."""
+    from reference import forward, reference_play
+
+    from stb_core.sources.in_print import length_part
+
+    _, _, rolls = forward(reference_play(rules, "win", "optimal"))
+    likeliest = sorted(k for k, p in rolls.items() if p == max(rolls.values()))
+    text = length_part(rules).findings["length"].text
+    said = " or ".join(map(str, likeliest)) + (" rolls" if len(likeliest) > 1 else f" roll{'s' * (likeliest[0] > 1)}")
+    assert f"most often lasts {said} (" in text, (likeliest, text)

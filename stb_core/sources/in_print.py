@@ -493,8 +493,15 @@ def length_part(rules: Rules) -> Part:
                  else "the lowest tiles first")
         lead = (f"No way of playing wins here, so play for the win is its tie-break alone ({first}): a game"
                 if never else "Played for the win, a game")
-        text = (f"{lead} most often lasts {s(likeliest, counted('roll'))} ({s(its_p, percent(1))} of games) and never "
-                f"more than {s(longest, counted('roll'))}.")
+        top = [*optimal, ("probability", ">=", its_p.value * (1 - RTOL))]  # every length as likely as the likeliest
+        alike = counts.fact("likeliest_lengths", "rolls", "list", top, [("rolls", "asc")])
+        if s.holds(alike, "==", [likeliest.value]):
+            often = f"{s(likeliest, counted('roll'))} ({s(its_p, percent(1))} of games)"
+        else:
+            s.quiet(likeliest)
+            lengths = s(alike, lambda v: listing([str(n) for n in v], conjunction="or"))
+            often = f"{lengths} rolls ({s(its_p, percent(1))} of games each)"
+        text = f"{lead} most often lasts {often} and never more than {s(longest, counted('roll'))}."
     part.add(s.finding("length", text))
     part.add(tiles_open_finding(tiles))
     return part
