@@ -364,3 +364,17 @@ def test_the_cheapest_and_dearest_seat_costs_say_how_many_ways_and_seats_share_t
     for count, where in ((cheapest, text.split(" to ")[0]), (dearest, text.split(" to ")[1])):
         assert (f"; {count} (way, seat) pairs cost that" in where) == (count > 1), (count, text)
     assert cheapest > 1, text  # the case the fuzz found: several ways cost nothing
+
+
+@pytest.mark.parametrize(("rules", "said"), [(Rules(sides=5, one_die="high-shut", win_at_most=35), True),
+                                             (Rules(sides=5), False), (Rules(max_per_move=2), True)])
+def test_chapter_1s_board_on_this_runs_dice_says_it_drops_this_runs_win_and_dice(rules, said):
+    """Chapter 6 gave chapter 1's board "with this run's dice" a chance of winning that shuts every tile with all
+    the dice always, on a run won at 35 or less with a one-die rule, without saying so."""
+    from stb_core.sources.findings import Part
+    from stb_core.sources.whole_map import add_source_000_gap
+
+    part = Part()
+    add_source_000_gap(part, rules)
+    text = " ".join(f.text for f in part.findings.values())
+    assert ("won only with every tile shut, all the dice always, not this run's rules" in text) == said, text

@@ -86,8 +86,10 @@ def not_the_sources_board(rules: Rules) -> list[str]:
 
 def source_game_words(game: Rules, rules: Rules) -> str:
     """A source's game in words (``tiles 1–10, two 6-sided dice``), saying where it is not this run's: one row of
-    tiles, and a roll shutting tiles that add up to it."""
+    tiles, a roll shutting tiles that add up to it, and the plain game's win and dice (:data:`PLAIN`)."""
     apart = not_the_sources_board(rules)
+    if any(getattr(rules, option) != value for option, value in PLAIN.items()):  # this run's win, dice, cap aside
+        apart.append("won only with every tile shut, all the dice always")
     return game.describe() + "".join(f", {w}" for w in apart) + (", not this run's rules" if apart else "")
 
 
