@@ -83,16 +83,18 @@ def _heading(notebook) -> str:
                 return match.group(1).strip()
     return ""
 
+
 def drop_kernel_noise(notebook) -> int:
     """Remove the stderr blocks the kernel's messaging wrote into cells (:data:`KERNEL_NOISE`), saying how many on
     the build's stderr; any other stderr stays on the page, where the page linter flags it."""
     dropped = 0
     for cell in notebook.cells:
-        kept = [o for o in cell.get("outputs", []) if not (o.get("output_type") == "stream" and o.get("name") ==
-                                                           "stderr" and KERNEL_NOISE.match(o.get("text", "")))]
-        dropped += len(cell.get("outputs", [])) - len(kept)
-        if "outputs" in cell:
-            cell["outputs"] = kept
+        if "outputs" not in cell:  # a text cell
+            continue
+        kept = [o for o in cell["outputs"] if not (o.get("output_type") == "stream" and o.get("name") == "stderr"
+                                                   and KERNEL_NOISE.match(o.get("text", "")))]
+        dropped += len(cell["outputs"]) - len(kept)
+        cell["outputs"] = kept
     if dropped:
         print(f"dropped {dropped} stderr block{'s' if dropped != 1 else ''} of the kernel's own messaging "
               "(tornado) from the page", file=sys.stderr)

@@ -86,15 +86,15 @@ def largest_tile_exceptions(rules: Rules, solution: Solution | None = None) -> p
                 continue
             with_largest = min((m for m in moves if largest in m),
                                key=lambda m: solution.values[board & ~board_mask(m)])
+            after_best, after_largest = (solution.values[board & ~board_mask(m)] for m in (best, with_largest))
             rows.append({
                 "state": board_label(board), "dice_total": roll,
                 "valid_actions": "; ".join(board_label(board_mask(m)) for m in moves),
                 "optimal_action": board_label(board_mask(best)),
-                "value_after_optimal": float(solution.values[board & ~board_mask(best)]),
+                "value_after_optimal": float(after_best),
                 "largest_tile_action": board_label(board_mask(with_largest)),
-                "value_after_largest_tile_action": float(solution.values[board & ~board_mask(with_largest)]),
-                "as_good": bool(same_value(solution.values[board & ~board_mask(with_largest)],
-                                           solution.values[board & ~board_mask(best)])),
+                "value_after_largest_tile_action": float(after_largest),
+                "as_good": bool(same_value(after_largest, after_best)),
                 "reached": board in reached,
             })
     return pd.DataFrame(rows, columns=["state", "dice_total", "valid_actions", "optimal_action", "value_after_optimal",

@@ -246,9 +246,9 @@ def source_statements(table: pd.DataFrame, rules: Rules) -> pd.DataFrame:
     many = all_dice(rules)
     masks = table["board_mask"].to_numpy(dtype=np.int64)  # boolean arrays: an empty table selects no rows
     small_open = np.ones(masks.shape, dtype=bool)  # tiles worth 1, 2 and 3 open, on either row
+    values = game_of(rules).tile_values
     for value in (1, 2, 3):
-        worth = sum(1 << bit for bit, v in enumerate(game_of(rules).tile_values) if v == value)
-        small_open &= (masks & worth) != 0
+        small_open &= (masks & sum(1 << bit for bit, v in enumerate(values) if v == value)) != 0
     only_large = table["smallest_tile"].to_numpy(dtype=np.int64) >= 4
     rows = []
     for key, statement, covered, claimed, opposite in [
