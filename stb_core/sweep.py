@@ -350,7 +350,8 @@ def choose_path(game: Game, exact: bool, path: str) -> str:
         from . import compiled
         from .cost import solve_cost
 
-        return solve_cost(game.rules).auto_path if compiled.available() else "numpy"
+        auto = solve_cost(game.rules).auto_path
+        return auto if auto == "numpy" or compiled.available() else "numpy"
     return "numpy"
 
 

@@ -33,6 +33,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ..choice import VALUE_RTOL
 from .words import relation
 
 RULE_OF_THUMB_PERCENT = 2.5  # the standard for advice: it holds when following it keeps within this % of the optimum
@@ -118,6 +119,13 @@ def _replace(fact: Fact, **changes) -> Fact:
     from dataclasses import replace
 
     return replace(fact, **changes)
+
+
+def equal_to(column: str, value: float, floor: float = 0.0) -> list:
+    """The conditions keeping the rows whose ``column`` is ``value`` as float values are compared: within
+    ``VALUE_RTOL`` of it, relatively, or within ``floor`` where that is wider (a nil as the page prints it)."""
+    band = max(abs(value) * VALUE_RTOL, floor)
+    return [(column, ">=", value - band), (column, "<=", value + band)]
 
 
 def _where(frame: pd.DataFrame, where) -> pd.DataFrame:

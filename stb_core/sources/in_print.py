@@ -30,8 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..boards import parse_tiles, tile_counts
-from ..choice import VALUE_RTOL as RTOL
-from ..choice import same_value
+from ..choice import VALUE_RTOL, same_value
 from ..game import Game, game_of
 from ..limits import PAGE_EXACT_UP_TO
 from ..policies import Policy, get_policy, over_outcomes, playable_outcomes
@@ -45,7 +44,7 @@ from ..valuation import (
     roll_count_distribution,
     tiles_open_after,
 )
-from .findings import Computed, Part, Sentence, derived
+from .findings import Computed, Part, Sentence, derived, equal_to, query
 from .published import as_read, brief_reference, load_published, references
 from .verdicts import printed_of, written_like
 from .words import all_dice, apart, counted, integer, listing, number, percent, relation, share, winning
@@ -309,7 +308,7 @@ def variants_sentence(rules: Rules, table, s: Sentence) -> str:
     classic = table.cell("classic_p_win", "p_win", variant="classic")
     thai = table.cell("thai_p_win", "p_win", variant="thai")
     compared = s.quiet(derived("thai_vs_classic", "relation", thai, classic))
-    level = [("p_win", ">=", best_p.value * (1 - RTOL))]
+    level = equal_to("p_win", best_p.value)
     tied = table.count("best_variants", level)
     if s.holds(best_p, "==", 0):
         s.quiet(tied, classic, thai)
@@ -325,7 +324,7 @@ def variants_sentence(rules: Rules, table, s: Sentence) -> str:
     else:
         lead = (f"Of these variants, {s(best)} gives perfect play the best {winning(rules).axis}, "
                 f"{s(best_p, percent(2))}")
-    leading = set(table.frame.loc[table.frame["p_win"] >= best_p.value * (1 - RTOL), "variant"])
+    leading = set(query(table.frame, "variant", "list", level))
     every_roll = f"with {all_dice(rules)} on every roll"
     than = {"more": "more than", "less": "less than"}.get(compared.value, "the same as")
     clauses = [] if "classic" in leading else [f"{every_roll} it is {s(classic, percent(2))}"]
@@ -445,7 +444,7 @@ def heuristics_words(s: Sentence, table, best: tuple, largest, highest, than: st
                 f"{s(names, quoted)}: {s(best_p, shown)}, {lower}")
     else:
         lead = f"For the win, the best of these rules of thumb is {s(name)}: {s(best_p, shown)}, {lower}"
-    fine = f"; the two differ by less than one part in {1 / RTOL:,.0f}" if than != "the same as" and relation(
+    fine = f"; the two differ by less than one part in {1 / VALUE_RTOL:,.0f}" if than != "the same as" and relation(
         largest.value, highest.value) == "the same" else ""  # apart by their exact values, not their floats
     return (f"{lead}. The literature's \u201clargest tile first\u201d wins "
             f"{s(largest, shown)}, {than} this report's \u201cfewest tiles, then the highest\u201d "
@@ -493,7 +492,7 @@ def length_part(rules: Rules) -> Part:
                  else "the lowest tiles first")
         lead = (f"No way of playing wins here, so play for the win is its tie-break alone ({first}): a game"
                 if never else "Played for the win, a game")
-        top = [*optimal, ("probability", ">=", its_p.value * (1 - RTOL))]  # every length as likely as the likeliest
+        top = [*optimal, *equal_to("probability", its_p.value)]  # every length as likely as the likeliest
         alike = counts.fact("likeliest_lengths", "rolls", "list", top, [("rolls", "asc")])
         if s.holds(alike, "==", [likeliest.value]):
             often = f"{s(likeliest, counted('roll'))} ({s(its_p, percent(1))} of games)"

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import choice_disagreements
-from ..choice import NO_LOSS, VALUE_RTOL
+from ..choice import NO_LOSS
 from ..game import game_of
 from ..objectives import custom_objective
 from ..players import (
@@ -44,7 +44,7 @@ from ..players import (
 from ..rules import InputError, Rules, analysis_of
 from ..sweep import Solution, solve
 from ..valuation import final_sum_distribution, reachable_boards
-from .findings import Part, Sentence, Table, derived, parameter, won_at_start
+from .findings import Part, Sentence, Table, derived, equal_to, parameter, won_at_start
 from .words import a_roll, apart, counted, integer, listing, minus, number, percent, play_name, points, winning
 
 ZERO_SUM_ROUNDING = 1e-12  # float payoffs or chances this close to zero are zero (their rounding)
@@ -534,8 +534,7 @@ def seat_costs_part(rules: Rules, players: int, scoring: str, shut_pays: float, 
 
     def end(key: str) -> str:
         cost = ends[key]["cost"]
-        band = max(abs(cost.value) * VALUE_RTOL, NO_LOSS)  # the costs equal to this one, as the page prints it
-        tied = table.count(f"{key}_ties", [("cost", ">=", cost.value - band), ("cost", "<=", cost.value + band)])
+        tied = table.count(f"{key}_ties", equal_to("cost", cost.value, NO_LOSS))  # equal as the page prints it
         also = f"; {s(tied, integer)} (way, seat) pairs cost that" if s.holds(tied, ">", 1) else ""
         return f"{amount(cost)} ({s(ends[key]['play'], play_name)}, seat {s(ends[key]['seat'])}{also})"
 

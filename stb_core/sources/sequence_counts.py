@@ -21,7 +21,6 @@ import pandas as pd
 
 from ..analysis import choice_disagreements, decision_losses, loses_something
 from ..boards import board_label, board_mask, parse_tiles
-from ..choice import VALUE_RTOL
 from ..counts import total_winning_sequences, winning_sequence_counts
 from ..game import game_of, legal_move_masks
 from ..limits import PAGE_EXACT_UP_TO
@@ -29,7 +28,7 @@ from ..monte_carlo import simulate
 from ..rules import Rules, analysis_of, one_die_when, refuses
 from ..sweep import solve
 from ..valuation import evaluate, reachable_boards
-from .findings import Part, Sentence, Table, derived, of_rules, won_at_start
+from .findings import Part, Sentence, Table, derived, equal_to, of_rules, won_at_start
 from .words import a_roll, counted, dice_words, integer, listing, named, percent, plural, points, tiles_range, winning
 
 LIST_LIMIT = 400  # the one-move configurations are listed one by one up to this many (else counted per total)
@@ -480,8 +479,7 @@ def heaviest_words(s: Sentence, losses: Table, costly, top: int, share, first_sh
     lead = f"The {plural_words(top)} heaviest make {s(share, percent(0))} of it; " if s.holds(costly, ">", top) else ""
     if not lead:
         s.quiet(share)
-    level = first_share.value * (1 - VALUE_RTOL)
-    tied = losses.count("tied_with_first", [("share_of_loss", ">=", level)])
+    tied = losses.count("tied_with_first", equal_to("share_of_loss", first_share.value))
     if s.holds(tied, ">", 1):
         count = s(tied, lambda n: plural_words(n) if lead else plural_words(n).capitalize())
         return lead + f"{count} tie for the heaviest, {s(first_share, percent(1))} each, among them {decision}."

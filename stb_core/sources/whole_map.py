@@ -19,7 +19,7 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, lines_for, pareto_front, search_cards, tables_bytes
-from ..choice import NO_LOSS, TIE_BREAKS, VALUE_RTOL, no_loss
+from ..choice import NO_LOSS, TIE_BREAKS, no_loss
 from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
 from ..game import game_of
@@ -29,7 +29,7 @@ from ..rules import RULE_OPTIONS, InputError, Rules, analysis_of, one_die_when
 from ..sweep import solve
 from ..tables import value_name
 from ..valuation import evaluate, final_sum_distribution, reachable_boards
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, parameter, won_at_start
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, Table, derived, equal_to, parameter, won_at_start
 from .words import (
     all_dice,
     apart,
@@ -320,19 +320,13 @@ def prices_part(rules: Rules) -> Part:
     return part
 
 
-def tied_with(where: list, value: float) -> list:
-    """``where`` narrowed to the rows whose loss (per cent of the optimum) is ``value``, as the values are equal."""
-    band = abs(value) * VALUE_RTOL
-    return [*where, ("loss_percent", ">=", value - band), ("loss_percent", "<=", value + band)]
-
-
 def losses_range_words(s: Sentence, prices: Table, shared: list) -> str:
     """``The losses run from 0.3% (a policy; an objective) to 13.5% (...)``, saying where others lose as much."""
     ends = []
     for end, order in (("least", "asc"), ("most", "desc")):
         row = {c: prices.fact(f"{end}_{c}", c, "first", shared, [("loss_percent", order)])
                for c in ("loss_percent", "policy", "objective")}
-        tied = prices.count(f"{end}_ties", tied_with(shared, row["loss_percent"].value))
+        tied = prices.count(f"{end}_ties", [*shared, *equal_to("loss_percent", row["loss_percent"].value)])
         also = f", one of {s(tied, integer)} at that loss" if s.holds(tied, ">", 1) else ""
         ends.append(f"{s(row['loss_percent'], share(2))} ({s(row['policy'], named)}; {s(row['objective'], named)}"
                     f"{also})")
@@ -345,7 +339,8 @@ def most_lost_words(s: Sentence, prices: Table, losing: list) -> str:
     for objective in SCORINGS_OF_SOURCES:
         where = [*losing, ("objective", "==", objective)]
         top = s.quiet(prices.fact(f"top_{objective}", "loss_percent", "max", where))
-        most[objective] = prices.fact(f"most_{objective}", "policy", "list", tied_with(where, top.value))
+        tied = [*where, *equal_to("loss_percent", top.value)]
+        most[objective] = prices.fact(f"most_{objective}", "policy", "list", tied)
     if s.holds(prices.fact("largest_loss", "loss", "max", losing), "<=", NO_LOSS):
         s.quiet(*most.values())
         return "no policy loses anything: every dot is at nil"
@@ -514,10 +509,8 @@ def recommend_card(part: Part, cards, card_objective: str, margin_percent: float
         [("loss", "asc"), ("lines", "asc"), ("card", "asc")]
     pick = {c: cards.fact(f"card_{c}", c, "first", within if close else target, order)
             for c in ("card", "value", "optimal_value", "loss_percent", "lines", "loss")}
-    band = abs(pick["loss"].value) * VALUE_RTOL
     ties = cards.count("card_ties", [*(within if close else target), ("lines", "==", s.quiet(pick["lines"]).value),
-                                     ("loss", ">=", s.quiet(pick["loss"]).value - band),
-                                     ("loss", "<=", pick["loss"].value + band)])
+                                     *equal_to("loss", s.quiet(pick["loss"]).value)])
     tie = f" (the first by name of {s(ties, integer)} cards as short and as good)" if s.holds(ties, ">", 1) else ""
     show = goal_value(card_objective)
     losing = f"{margin_percent:g}% of the optimum or less"
