@@ -67,13 +67,12 @@ def difference(a, b, sense: int = 1) -> np.ndarray:
     return np.round(sense * (a - b) / scale) * scale + 0.0  # + 0.0: never a negative zero
 
 
-def _dice_decisions(optimal: Solution, heuristic: Solution, playing: np.ndarray, reach: np.ndarray,
-                    q_best: dict) -> pd.DataFrame:
-    """The choices of dice ``heuristic`` makes on the boards of ``playing`` that offer one, each with its loss
-    ``sigma (V*(S) - V*_c(S))`` (``q_best``: Q* of every outcome on those boards)."""
+def _dice_decisions(optimal: Solution, heuristic: Solution, playing: np.ndarray, chosen_dice: np.ndarray,
+                    reach: np.ndarray, q_best: dict) -> pd.DataFrame:
+    """The choices of dice ``heuristic`` makes on the boards of ``playing`` (``chosen_dice``, on each) that offer
+    one, each with its loss ``sigma (V*(S) - V*_c(S))`` (``q_best``: Q* of every outcome on those boards)."""
     space, exact = optimal.game, optimal.exact and heuristic.exact
     dice_value = {d: rolled_value(space, d, q_best.__getitem__, exact) for d in space.dice_counts}
-    chosen_dice = heuristic.dice[playing].astype(int)
     v_star = (optimal.values if exact else np.asarray(optimal.values, dtype=float))[playing]
     choosing = space.one_die[playing]
     taken = np.select([chosen_dice == d for d in space.dice_counts], [dice_value[d] for d in space.dice_counts])
@@ -107,17 +106,18 @@ def decision_losses(rules: Rules, objective="win", policy="highest-tile", *, tie
     reach = np.asarray(reach_probabilities(heuristic), dtype=float)
     playing = space.boards[(reach > 0) & ~space.won]
     q_best, q_taken = {}, {}
-    for roll in game_of(rules).outcomes:
+    for roll in space.outcomes:
         q_best[roll] = judged_roll_values(optimal, optimal, playing, roll, exact=exact)
         q_taken[roll] = judged_roll_values(optimal, heuristic, playing, roll, exact=exact)
     chosen_dice = heuristic.dice[playing].astype(int)
-    frames = [_dice_decisions(optimal, heuristic, playing, reach, q_best)] if rules.offers_dice_choice else []
-    for dice in rules.dice_counts:
+    frames = [_dice_decisions(optimal, heuristic, playing, chosen_dice, reach, q_best)] \
+        if rules.offers_dice_choice else []
+    for dice in space.dice_counts:
         at = chosen_dice == dice
         if not at.any():
             continue
         boards = playing[at]
-        for roll, p in game_of(rules).chances(dice, exact=True).items():
+        for roll, p in space.chances(dice, exact=True).items():
             loss = difference(q_best[roll][at], q_taken[roll][at], sense)
             _check_losses(loss, q_best[roll][at], f"{heuristic.policy.name}'s moves for roll {roll}")
             moves = space.catalogue.of(roll)

@@ -261,7 +261,7 @@ def _rules(args) -> Rules:
     return Rules(**{spec.name: getattr(args, spec.name) for spec in RULE_OPTIONS})
 
 
-def _roll(text: str, rules: Rules, board: int) -> int:
+def _parse_roll(text: str, rules: Rules, board: int) -> int:
     """The outcome ``--roll`` names, checked before any work: a total (``9``), or under ``die-or-sum`` the dice
     (``3,5``; one number where one die is rolled)."""
     game = game_of(rules)
@@ -273,7 +273,7 @@ def _roll(text: str, rules: Rules, board: int) -> int:
     dice = words.count(",") + 1
     if dice not in game.dice_choices(board):
         raise UserError(f"roll must be {' or '.join(map(str, game.dice_choices(board)))} dice from open "
-                        f"{_tiles(rules, board)}; got {text!r}")
+                        f"{_board_text(rules, board)}; got {text!r}")
     try:  # the dice as a record writes them (Game.roll_of_words)
         return game.roll_of_words(words, dice)
     except InputError:
@@ -287,7 +287,7 @@ def _board(args, rules: Rules) -> int:
     return 0 if args.open == "none" else parse_tiles(args.open, rules, "open")
 
 
-def _tiles(rules: Rules, board: int) -> str:
+def _board_text(rules: Rules, board: int) -> str:
     """A board or move in the tiles' own names: ``{1, 4, 5, 8}``; on Double Shutter ``{1, b9}``."""
     return layout_of(rules).label(board)
 
@@ -364,7 +364,7 @@ def cmd_solve(args, rules: Rules) -> None:
                                               **_header(args, rules, board)})
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; policy {args.policy}; ties {args.tie_break}",
-        f"value of open {_tiles(rules, board)}: {shown}",
+        f"value of open {_board_text(rules, board)}: {shown}",
         f"expected rolls of a game: {float(rolls):.10g} (the last one, that finds no move, included)",
         f"solved in {solution.seconds:.3f} s",
     ])
@@ -390,7 +390,7 @@ def _hindsight(args, rules: Rules, board: int) -> None:
     payload, shown = _value_out(args, value, {"seconds": seconds, **_header(args, rules, board)})
     _emit(args, payload, [
         f"{rules.describe()}; objective {args.objective}; hindsight (every throw known in advance)",
-        f"value of open {_tiles(rules, board)}: {shown}",
+        f"value of open {_board_text(rules, board)}: {shown}",
         f"computed in {seconds:.3f} s",
     ])
 
@@ -458,8 +458,9 @@ def analysis_lines(rules: Rules, args, record: str, report: dict, sense: int) ->
 def cmd_advise(args, rules: Rules) -> None:
     board = _board(args, rules)
     if game_of(rules).is_won(board):
-        raise UserError(f"open {_tiles(rules, board)} is already won under these rules: there is nothing to advise")
-    roll = None if args.roll is None else _roll(args.roll, rules, board)  # before any work
+        raise UserError(f"open {_board_text(rules, board)} is already won under these rules: "
+                        "there is nothing to advise")
+    roll = None if args.roll is None else _parse_roll(args.roll, rules, board)  # before any work
     solution = _solution(args, rules)
     if roll is None:
         return _advise_dice(args, rules, board, solution)
@@ -467,10 +468,10 @@ def cmd_advise(args, rules: Rules) -> None:
     layout = layout_of(rules)
     payload = [{"move": layout.names(board_mask(move)), "value": float(value)} for move, value in moves]
     if not moves:
-        lines = [f"No move is legal for open {_tiles(rules, board)} and roll {args.roll}: the game is over "
+        lines = [f"No move is legal for open {_board_text(rules, board)} and roll {args.roll}: the game is over "
                  f"with {game_of(rules).open_sum(board)} left open."]
     else:
-        lines = [f"open {_tiles(rules, board)}, roll {args.roll}, objective {args.objective}: "
+        lines = [f"open {_board_text(rules, board)}, roll {args.roll}, objective {args.objective}: "
                  f"value after each move, best first (ties: {args.tie_break})"]
         lines += [f"  shut {layout.label(board_mask(move)):<16} {float(value):.10g}"
                   for move, value in moves]
@@ -482,10 +483,10 @@ def _advise_dice(args, rules: Rules, board: int, solution: Solution) -> None:
     best = max(values, key=lambda d: solution.objective.sense * values[d])
     payload = {"dice": {str(d): float(v) for d, v in values.items()}, "best": best, **_header(args, rules, board)}
     if len(values) == 1:
-        lines = [f"These rules give no choice of dice from open {_tiles(rules, board)}: roll {best} "
+        lines = [f"These rules give no choice of dice from open {_board_text(rules, board)}: roll {best} "
                  f"(value {float(values[best]):.10g})."]
     else:
-        lines = [f"open {_tiles(rules, board)}, objective {args.objective}: "
+        lines = [f"open {_board_text(rules, board)}, objective {args.objective}: "
                  f"roll {best} {'die' if best == 1 else 'dice'}"]
         lines += [f"  {d} {'die ' if d == 1 else 'dice'}  {float(v):.10g}" for d, v in values.items()]
     _emit(args, payload, lines)
@@ -507,7 +508,7 @@ def cmd_distribution(args, rules: Rules) -> None:
                "seconds": seconds, **_header(args, rules, board)}
     if args.exact:
         payload["exact"] = {str(s): _fraction(p) for s, p in dist.items()}
-    lines = [f"{what} from open {_tiles(rules, board)} ({args.policy} play for {args.objective}, ties "
+    lines = [f"{what} from open {_board_text(rules, board)} ({args.policy} play for {args.objective}, ties "
              f"{args.tie_break})", f"  {column:>5}  probability"]
     lines += [f"  {s:>5}  {float(p):.10g}" for s, p in dist.items()]
     lines.append(f"mean {float(mean):.10g}")
@@ -521,7 +522,7 @@ def cmd_counts(args, rules: Rules) -> None:
     counts = {k: c for k, c in counts_by_moves(rules, board).items() if c}
     payload = {"counts": {str(k): c for k, c in counts.items()}, "total": sum(counts.values()),
                "rules": rules.describe(), "open": layout_of(rules).names(board)}
-    lines = [f"dice-weighted winning move sequences from open {_tiles(rules, board)}", "  moves  sequences"]
+    lines = [f"dice-weighted winning move sequences from open {_board_text(rules, board)}", "  moves  sequences"]
     lines += [f"  {k:>5}  {c}" for k, c in counts.items()] or ["  (none: the box cannot be shut from here)"]
     lines.append(f"  total  {sum(counts.values())}")
     _emit(args, payload, lines)
@@ -540,7 +541,7 @@ def cmd_simulate(args, rules: Rules) -> None:
     lo, hi = result.win_rate_ci
     slo, shi = result.mean_remaining_sum_ci
     _emit(args, payload, [
-        f"{args.games} games from open {_tiles(rules, board)}, {args.policy} play for {args.objective}, "
+        f"{args.games} games from open {_board_text(rules, board)}, {args.policy} play for {args.objective}, "
         f"seed {args.seed}",
         f"  win rate            {result.win_rate:.6f}  (95% interval {lo:.6f} to {hi:.6f}, Wilson)",
         f"  mean sum left open  {result.mean_remaining_sum:.6f}  (95% interval {slo:.6f} to {shi:.6f})",

@@ -65,7 +65,7 @@ class Estimate:
         return Estimate(self.seconds * times, self.bytes)
 
     def describe(self) -> str:
-        return describe(self.seconds, self.bytes)
+        return time_and_memory(self.seconds, self.bytes)
 
     @property
     def affordable(self) -> bool:
@@ -256,7 +256,7 @@ def sequence_key_cost(cost: SolveCost) -> Estimate:
     return Estimate(cost.pairs * 1.2e-7, cost.boards * 450)
 
 
-def describe(seconds: float, size: int) -> str:
+def time_and_memory(seconds: float, size: int) -> str:
     """``about 3 minutes and 1.2 GB``."""
     when = duration(seconds)
     return f"{when} and {size / 2**30:.1f} GB" if size >= 2**28 else f"{when} and {size / 2**20:.0f} MB"
@@ -292,5 +292,5 @@ def check_affordable(rules: Rules, path: str = "auto", exact: bool = False, solv
     nearest = largest_affordable_tiles(rules, path, exact)
     hint = f"; these rules are within reach up to {nearest} tiles" if nearest else ""
     raise InputError(f"tiles = {rules.tiles} with {rules.dice} dice of {rules.sides} sides is out of reach: solving "
-                     f"would take {describe(seconds, size)} (the budget: {TIME_BUDGET / 60:.0f} minutes and "
+                     f"would take {time_and_memory(seconds, size)} (the budget: {TIME_BUDGET / 60:.0f} minutes and "
                      f"{MEMORY_BUDGET / 2**30:.0f} GB){hint}")

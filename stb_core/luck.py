@@ -122,7 +122,7 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
             turns.append(Turn(dice, roll, None))
             over = f"turn {n} found no move for {match[2]}"
             continue
-        move = _tiles(match[3], layout, n)
+        move = _parse_board(match[3], layout, n)
         if move & ~board:
             raise InputError(f"game turn {n}: tiles {layout.label(move & ~board)} are not open "
                              f"(open: {layout.label(board)})")
@@ -137,7 +137,7 @@ def parse_record(text: str, solution: Solution) -> list[Turn]:
     return turns
 
 
-def _tiles(text: str, layout, n: int) -> int:
+def _parse_board(text: str, layout, n: int) -> int:
     names = text.split("+")
     positions = [layout.position(name) for name in names]
     if any(p is None for p in positions) or len(set(positions)) != len(positions):

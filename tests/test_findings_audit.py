@@ -54,7 +54,7 @@ from table_references import TABLE_CHECKS, check_tables
 
 from stb_core import Rules
 from stb_core.report.catalogue import CHAPTERS
-from stb_core.report.dictionary import describe
+from stb_core.report.dictionary import schema_of
 from stb_core.report.exports import save_table
 from stb_core.report.lint import lint_text
 from stb_core.report.page import notebook_defaults, rules_of
@@ -106,7 +106,7 @@ def exported(whole, run: str) -> dict[str, pd.DataFrame]:
     it: the build stops on one without), and read back as a reader would."""
     tables = {}
     for name, frame in whole.tables.items():
-        describe(name, frame)
+        schema_of(name, frame)
         path = save_table(frame, run, name)
         tables[name] = pd.read_csv(path)
     return tables

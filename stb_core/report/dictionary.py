@@ -6,7 +6,7 @@ CSV file, each field with its name, type, description and unit) beside its table
 captions.json`` beside its figures. A column's meaning is looked up in :data:`COLUMNS` (most names mean one thing
 everywhere), then in :data:`BY_TABLE` (a name whose meaning depends on its table), then in :data:`PATTERNS` (the
 numbered columns of the game space); a table with a column none of them describes is refused when the page
-finishes (:func:`describe`), so no table leaves undocumented.
+finishes (:func:`schema_of`), so no table leaves undocumented.
 """
 
 from __future__ import annotations
@@ -436,7 +436,7 @@ def field_type(series: pd.Series) -> str:
     return "string"
 
 
-def describe(table: str, frame: pd.DataFrame) -> dict:
+def schema_of(table: str, frame: pd.DataFrame) -> dict:
     """The Table Schema of ``frame`` exported as ``<table>.csv``: every column with its type, description and unit."""
     fields = []
     for column in frame.columns:

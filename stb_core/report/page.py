@@ -188,7 +188,7 @@ class Page:
         if name is not None:
             exported = table if export is None else export
             kit_headers = printed_columns(table, exported, columns, printed)
-            self.schemas[name] = dictionary.describe(name, exported)  # refuses a column nothing describes
+            self.schemas[name] = dictionary.schema_of(name, exported)  # refuses a column nothing describes
             save_table(exported, self.run, name)
             href = self.href(f"data/{self.run}/{name}.csv")
             self.written.append(("table", href))
@@ -213,7 +213,7 @@ class Page:
     def references(self, table: pd.DataFrame, name: str = "references") -> None:
         """A reference list: each write-up (``author``, ``year``, ``title``, ``published_in``, ``address``,
         ``note``, ``figures``) as a numbered entry with its link, and the same list as ``data/<run>/<name>.csv``."""
-        self.schemas[name] = dictionary.describe(name, table)
+        self.schemas[name] = dictionary.schema_of(name, table)
         dictionary.entitle(self.schemas[name], "", "The write-ups behind this chapter's printed figures", None)
         save_table(table, self.run, name)
         href = self.href(f"data/{self.run}/{name}.csv")

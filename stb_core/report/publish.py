@@ -79,7 +79,7 @@ def refusal(error: OSError, path: Path | str | None = None) -> str:
     return f"{where}: {cause}" if str(where) else cause
 
 
-def _steps():
+def _kill_countdown():
     """The countdown of the steps a test lets a publication take before it is killed (None: no test)."""
     left = os.environ.get(KILL_AFTER)
     return [int(left)] if left else None
@@ -119,7 +119,7 @@ class Move:
     def old(self) -> Path:
         return self.target.with_name(f".{self.target.name}{OLD_SUFFIX}")
 
-    def forward(self, countdown=None) -> None:
+    def move_in(self, countdown=None) -> None:
         """Set the target aside (if any) and move the new item in; from any state a kill left, the same."""
         if not self.new.exists() and not self.new.is_symlink():
             return  # already moved in
@@ -167,7 +167,7 @@ def write_journal(path: Path, moves: list[Move]) -> None:
 def commit(journal: Path, moves: list[Move], countdown=None) -> None:
     """Move every item in, then remove what was set aside and the journal (each step repeatable after a kill)."""
     for move in moves:
-        move.forward(countdown)
+        move.move_in(countdown)
     for move in moves:
         if move.old.exists() or move.old.is_symlink():
             remove(move.old)
@@ -179,7 +179,7 @@ def publish(folder: Path, name: str, pairs: list[tuple[Path, Path]]) -> None:
     """Publish ``pairs`` (new, target) all or nothing, the journal in ``folder`` (see the module docstring). A
     filesystem that refuses raises :class:`PublishError` in one line; what it stopped is rolled forward by the next
     :func:`recover`."""
-    countdown = _steps()
+    countdown = _kill_countdown()
     try:
         moves = prepare(pairs)
         journal = journal_path(folder, name)
