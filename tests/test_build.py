@@ -15,8 +15,9 @@ import pytest
 
 from stb_core.report.catalogue import CHAPTERS
 from stb_core.report.page import notebook_defaults
-from stb_core.report.parameters import DOMAINS, run_name
+from stb_core.report.parameters import DOMAINS
 from stb_core.report.publish import MARKER
+from stb_core.report.run_names import run_name
 
 ROOT = Path(__file__).resolve().parents[1]
 STEMS = [c.stem for c in CHAPTERS]
@@ -64,7 +65,7 @@ def test_run_names_keep_signs_and_decimals():
 def test_a_run_with_every_parameter_changed_has_a_name_every_file_system_takes():
     """Every parameter of chapter 6 away from its default: the name, with the publish journal's prefix and suffix,
     fits a file name of 255 bytes; runs that differ in their last parameter only keep distinct names."""
-    from stb_core.report.parameters import RUN_NAME_MAX
+    from stb_core.report.run_names import RUN_NAME_MAX
 
     defaults = notebook_defaults("06-whole-map")
     changed = {"tiles": 1, "dice": 1, "sides": 2, "one_die": "high-shut", "one_die_forced": True, "max_per_move": 2,
@@ -80,7 +81,8 @@ def test_a_run_with_every_parameter_changed_has_a_name_every_file_system_takes()
 
 def test_one_value_written_several_ways_makes_one_run():
     """``-p tolerance -0.0``, ``0``, ``0.0`` and ``1e-400`` are one value: one run name, one page."""
-    from stb_core.report.parameters import domain, parse_value
+    from stb_core.report.parameters import domain
+    from stb_core.report.run_names import parse_value
 
     defaults = notebook_defaults("03-open-and-shut")
     names = {run_name("03-open-and-shut", domain("03-open-and-shut").check({**defaults, "tolerance": parse_value(t)}),
@@ -90,7 +92,8 @@ def test_one_value_written_several_ways_makes_one_run():
 
 def test_a_switch_written_in_lower_case_is_the_same_run():
     """``-p one_die_forced true`` (as a shell user writes it) is ``True``: one value, one run name."""
-    from stb_core.report.parameters import domain, parse_value
+    from stb_core.report.parameters import domain
+    from stb_core.report.run_names import parse_value
 
     defaults = notebook_defaults("04-game-space")
     names = {run_name("04-game-space", domain("04-game-space").check({**defaults, "one_die_forced": parse_value(t)}),

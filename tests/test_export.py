@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from stb_core.report import latex, publish
+from stb_core.report import latex, pdflatex, publish
 from stb_core.report.export import ExportError, bib_entries, export
 from stb_core.report.page import printed_columns
 
@@ -155,10 +155,10 @@ def test_captions_list_every_figure_and_shown_table_and_the_zip_holds_the_kit(ki
 # -- typeset by pdflatex (make test installs TeX) ----------------------------------------------------------------------
 def typeset(folder: Path, tmp_path: Path) -> tuple[list[str], str]:
     """A copy of a kit's main.tex typeset: the problems its log shows, and the PDF's text."""
-    assert latex.available(), "TeX is not installed: make test installs it (apt-get)"
+    assert pdflatex.available(), "TeX is not installed: make test installs it (apt-get)"
     copy = tmp_path / "typeset"
     shutil.copytree(folder, copy)
-    found = latex.problems(latex.compile_document(copy / "main.tex"))
+    found = pdflatex.problems(pdflatex.compile_document(copy / "main.tex"))
     words = subprocess.run(["pdftotext", "-layout", str(copy / "main.pdf"), "-"], capture_output=True, text=True)
     return found, words.stdout
 
@@ -194,18 +194,18 @@ def test_a_rerun_s_kit_comes_with_its_main_pdf(built_rerun, tmp_path):
 
 @pytest.mark.report
 def test_the_log_reader_sees_what_a_reader_would(tmp_path):
-    """latex.problems, on a document with one of each fault: nothing is missed, and a clean one shows none."""
+    """pdflatex.problems, on a document with one of each fault: nothing is missed, and a clean one shows none."""
     faults = {"overfull": r"\noindent\rule{500pt}{1pt}", "reference": r"see \ref{nowhere}",
               "citation": r"\cite{nobody}", "float": r"\begin{table}[htbp]\rule{1pt}{900pt}\end{table}",
               "clean": r"Hello \rule{100pt}{1pt}"}
     for fault, body in faults.items():
-        (tmp_path / f"{fault}.tex").write_text(f"\\documentclass{{article}}\n{latex.PREAMBLE}\\begin{{document}}\n"
+        (tmp_path / f"{fault}.tex").write_text(f"\\documentclass{{article}}\n{pdflatex.PREAMBLE}\\begin{{document}}\n"
                                                f"{body}\n\\end{{document}}\n")
-        found = latex.problems(latex.compile_document(tmp_path / f"{fault}.tex"))
+        found = pdflatex.problems(pdflatex.compile_document(tmp_path / f"{fault}.tex"))
         assert (found == []) == (fault == "clean"), (fault, found)
     with pytest.raises(RuntimeError, match="Undefined control sequence"):
         (tmp_path / "broken.tex").write_text("\\documentclass{article}\\begin{document}\\nosuchthing\\end{document}")
-        latex.compile_document(tmp_path / "broken.tex")
+        pdflatex.compile_document(tmp_path / "broken.tex")
 
 
 def test_latex_writes_the_report_s_text_as_pdflatex_sets_it():

@@ -26,7 +26,8 @@ from stb_core.report.checks import references
 from stb_core.report.jobs import Job, estimate_run
 from stb_core.report.lint import lint_report
 from stb_core.report.page import notebook_defaults, rules_of
-from stb_core.report.parameters import DOMAINS, ParameterError, run_name
+from stb_core.report.parameters import DOMAINS, ParameterError
+from stb_core.report.run_names import run_name
 from stb_core.sources.words import digits
 
 ROOT = Path(__file__).resolve().parents[1]

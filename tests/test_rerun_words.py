@@ -143,7 +143,7 @@ def test_a_run_plays_its_source_game_when_its_rules_are_the_sources(stem, change
                                                   (Rules(tiles=4), 1)])
 def test_the_seats_figure_names_the_unit_it_draws(rules, shut_pays):
     """Figure 7.3's caption said "in per cent of a stake" over an axis in stakes (seats winning 179 stakes)."""
-    from stb_core.report.plots import seat_payoffs_with_simulation
+    from stb_core.report.game_plots import seat_payoffs_with_simulation
     from stb_core.sources import pub_game
 
     exact = reference_round(rules, 2, "sum", Fraction(shut_pays))["expected_payoff"]

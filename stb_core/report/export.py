@@ -30,7 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..sources.published import load_published, references
-from . import latex
+from . import latex, pdflatex
 from . import publish as publishing
 from .catalogue import CHAPTERS, sources
 from .paths import PUBLISHED_DIR, output_root
@@ -220,18 +220,18 @@ def export_estimate(tables: int, typeset: bool) -> str:
     in words."""
     from ..cost import duration
 
-    typesetting = SECONDS_PER_TYPESET_TABLE * tables if typeset and latex.available() else 0.0
+    typesetting = SECONDS_PER_TYPESET_TABLE * tables if typeset and pdflatex.available() else 0.0
     return duration(SECONDS_PER_TABLE * tables + typesetting)
 
 
 def typeset_main(folder: Path, log) -> None:
     """``main.tex`` typeset to ``main.pdf`` beside it (the compiler's other files removed), or why not."""
-    if not latex.available():
-        log(f"main.pdf not made: {latex.INSTALL}", flush=True)
+    if not pdflatex.available():
+        log(f"main.pdf not made: {pdflatex.INSTALL}", flush=True)
         return
     log("typesetting main.tex (pdflatex and BibTeX; a minute or so) ...", flush=True)
     try:
-        found = latex.problems(latex.compile_document(folder / "main.tex"))
+        found = pdflatex.problems(pdflatex.compile_document(folder / "main.tex"))
         log(f"main.pdf: {len(found)} problems in the log: {found[0]} ..." if found else "main.pdf: typeset cleanly",
             flush=True)
     except RuntimeError as error:
@@ -329,10 +329,10 @@ def main_tex(chapters: list[dict]) -> str:
         body += [_figure_tex(f) for f in chapter["figures"]]
         body += [f"\\input{{{t['tex']}}}\n" for t in chapter["tables"]]
         body.append("\\clearpage\n")
-    return (f"\\documentclass[11pt]{{article}}\n{latex.PREAMBLE}\\title{{Shut the Box, solved exactly: the tables "
+    return (f"\\documentclass[11pt]{{article}}\n{pdflatex.PREAMBLE}\\title{{Shut the Box, solved exactly: the tables "
             f"and figures of the write-up kit}}\n\\author{{The Shut the Box report contributors}}\n\\date{{}}\n"
             f"\\begin{{document}}\n\\maketitle\n{KIT_INTRODUCTION}\\tableofcontents\n\\clearpage\n"
-            + "".join(body) + latex.bibliography(any(chapter["cite"] for chapter in chapters))
+            + "".join(body) + pdflatex.bibliography(any(chapter["cite"] for chapter in chapters))
             + "\\end{document}\n")
 
 
@@ -360,7 +360,7 @@ README = f"""Shut the Box, solved exactly: the write-up kit
 
 figures/<chapter>/   every figure as PDF (TrueType fonts), SVG (text as text) and PNG (200 dpi)
 tables/<chapter>/    every table as CSV and as a LaTeX table: \\input{{...}} it; it needs the packages
-                     {", ".join(latex.TABLE_PACKAGES)}. A table longer than a few pages sets its first rows
+                     {", ".join(pdflatex.TABLE_PACKAGES)}. A table longer than a few pages sets its first rows
                      and says where its CSV is; one longer than a page is a longtable.
 captions.md          every figure's and table's number, caption, files and how it is set
 references.bib       the write-ups the captions cite (\\cite{{...}} keys), for BibTeX or biblatex

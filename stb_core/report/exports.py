@@ -5,7 +5,7 @@ shortest form -- the last bits of a float's arithmetic are noise: ``0.0625``, no
 index); figures to
 ``figures/<run>/<name>.{png,svg,pdf}``: PNG at 200 dpi without a software stamp, SVG with text as text and a
 fixed hash salt and no date, PDF with TrueType (Type 42) fonts and no creation date -- the same parameters
-give the same bytes. A run with other parameters writes under its own name (``parameters.run_name``), never
+give the same bytes. A run with other parameters writes under its own name (``run_names.run_name``), never
 over the default run's files.
 """
 

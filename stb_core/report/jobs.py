@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .catalogue import CHAPTERS, Chapter, chapter
-from .parameters import ParameterError, domain, parse_value, run_name
+from .parameters import ParameterError, domain
 from .paths import report_dir
+from .run_names import parse_value, run_name
 
 
 class ReportError(Exception):

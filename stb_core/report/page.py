@@ -36,9 +36,10 @@ from . import dictionary, present, style
 from .catalogue import chapter, sources
 from .checks import Checks, brief_reference, write_record
 from .exports import save_figure, save_table
-from .parameters import ParameterError, domain, run_name
+from .parameters import ParameterError, domain
 from .parameters import rules_value as rules_of  # the one Rules a run's parameters make
 from .paths import NOTEBOOK_DIR, data_dir, figure_dir, write_text
+from .run_names import run_name
 
 _IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit", "open"}
 _PARAMETER_TYPES = (bool, int, float, str, type(None), list, tuple, dict)

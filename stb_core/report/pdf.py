@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import latex, typeset
+from . import latex, pdflatex, typeset
 from . import publish as publishing
 from .book_record import PdfError, pages_of, record
 from .catalogue import chapter
@@ -43,11 +43,11 @@ def book(run: str | None, folder: Path) -> str:
     title = "Shut the Box, solved exactly" if run is None else \
         f"Shut the Box, solved exactly: {chapter(run.split('--')[0]).title}, rerun ({run})"
     body = typeset.resolve("".join(parts), labels)
-    return (f"\\documentclass[11pt,oneside]{{report}}\n{latex.PREAMBLE}{BOOK_PREAMBLE}"
+    return (f"\\documentclass[11pt,oneside]{{report}}\n{pdflatex.PREAMBLE}{BOOK_PREAMBLE}"
             f"\\title{{{latex.text(title)}}}\n\\author{{The Shut the Box report contributors}}\n"
             f"\\date{{{latex.text(_identity(pages))}}}\n\\begin{{document}}\n"
             + ("" if run is None else "\\maketitle\n\\tableofcontents\n") + body
-            + latex.bibliography(bool(cited_in(pages))) + "\\end{document}\n")
+            + pdflatex.bibliography(bool(cited_in(pages))) + "\\end{document}\n")
 
 
 BOOK_PREAMBLE = r"""\usepackage{enumitem}
@@ -109,8 +109,8 @@ def target_of(run: str | None) -> Path:
 
 def make_pdf(run: str | None = None, log=print) -> Path:
     """Typeset the book and publish it (see the module docstring); return the PDF's path."""
-    if not latex.available():
-        raise PdfError(latex.INSTALL)
+    if not pdflatex.available():
+        raise PdfError(pdflatex.INSTALL)
     target = target_of(run)
     with ReportLock(log):
         recover(log)
@@ -123,7 +123,7 @@ def make_pdf(run: str | None = None, log=print) -> Path:
             (staging / "book.tex").write_text(book(run, target.parent), encoding="utf-8")
             references(staging, run)
             try:
-                found = latex.problems(latex.compile_document(staging / "book.tex"))
+                found = pdflatex.problems(pdflatex.compile_document(staging / "book.tex"))
             except RuntimeError as error:
                 raise PdfError(f"{error}; {target} is as it was") from None
             for problem in found:
