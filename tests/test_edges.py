@@ -183,3 +183,169 @@ def test_the_likeliest_length_of_a_game_names_every_length_as_likely(rules):
     text = length_part(rules).findings["length"].text
     said = " or ".join(map(str, likeliest)) + (" rolls" if len(likeliest) > 1 else f" roll{'s' * (likeliest[0] > 1)}")
     assert f"most often lasts {said} (" in text, (likeliest, text)
+
+
+# -- the second sample (30 more hand mutants) ---------------------------------------------------------------------
+@pytest.mark.parametrize("layout", ["row", "double-shutter"])
+def test_one_die_from_the_start_is_one_die_on_every_board(layout):
+    """``Rules.one_die_from_start`` (the rules' words "on every roll") holds exactly where the plain reference lets
+    every board a game can show, not yet won, roll one die: with 7 tiles, tile 7 stands at the start, so
+    ``high-shut`` does not."""
+    from reference import blocker_of, is_won, positions
+
+    for tiles in range(1, 8 if layout == "row" else 5):
+        for one_die in ("never", "high-shut", "sum-le-6", "sum-le-21"):
+            for dice in (1, 2):
+                rules = Rules(tiles=tiles, one_die=one_die, dice=dice, layout=layout)
+                every, tiles_at = True, positions(rules)
+                for m in range(1 << len(tiles_at)):
+                    board = frozenset(t for t in tiles_at if m >> (t - 1) & 1)
+                    if not any(t not in board and blocker_of(rules, t) in board for t in tiles_at) and \
+                            not is_won(rules, board):
+                        every &= dice > 1 and 1 in dice_options(rules, board)
+                assert rules.one_die_from_start == every, rules
+
+
+def test_a_tile_named_in_capitals_is_the_same_tile():
+    """A Double Shutter's back tile typed ``B9`` or ``B09`` is ``b9`` (the reference's name of that position)."""
+    from reference import positions, tile_name
+
+    from stb_core.boards import layout_of
+
+    rules = Rules(layout="double-shutter")
+    layout = layout_of(rules)
+    for tile in positions(rules):
+        name = tile_name(rules, tile)
+        assert layout.position(name) == layout.position(name.upper()) == tile, name
+    assert layout.position("B09") == next(t for t in positions(rules) if tile_name(rules, t) == "b9")
+
+
+def test_every_digit_score_is_the_open_tiles_written_one_after_another():
+    """The digits objective's score of every board of 12 tiles, two-digit tiles included ({1, 10} scores 110), is
+    the plain reference's utility."""
+    from stb_core.game import game_of
+    from stb_core.objectives import digit_scores
+
+    rules = Rules(tiles=12)
+    scores = digit_scores(game_of(rules))
+    for m in range(1 << 12):
+        board = frozenset(t for t in range(1, 13) if m >> (t - 1) & 1)
+        assert scores[m] == utility("digits", rules, board), sorted(board)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(tiles=6), Rules(tiles=12, max_per_move=3), Rules(tiles=4, sides=8),
+                                   Rules(tiles=10, dice=1, sides=20)])
+def test_the_cost_model_counts_the_moves_there_are(rules):
+    """``cost.move_counts[k, r]``: the sets of ``k`` distinct tiles of 1..N adding up to ``r``, as every subset
+    counts them."""
+    import itertools
+
+    from stb_core.cost import move_counts
+
+    counts = move_counts(rules)
+    most, largest = counts.shape[0] - 1, counts.shape[1] - 1
+    for k in range(most + 1):
+        found = [0] * (largest + 1)
+        for subset in itertools.combinations(range(1, rules.tiles + 1), k):
+            if sum(subset) <= largest:
+                found[sum(subset)] += 1
+        assert list(counts[k]) == found, k
+
+
+@pytest.mark.parametrize("rules", [Rules(one_die="high-shut"),
+                                   Rules(tiles=6, one_die="sum-le-6", layout="double-shutter")])
+def test_the_dice_choice_table_describes_each_board_by_its_tiles(rules):
+    """Every board of the dice-choice table (not won, where one die may be rolled and a game can arise) with its
+    open tiles' count, total, smallest and largest value, by the plain reference's tile values."""
+    from reference import blocker_of, is_won, positions, total, value_of
+
+    from stb_core import solve
+    from stb_core.analysis import dice_choices_table
+
+    table = dice_choices_table(solve(rules, "win"))
+    tiles, choosing = positions(rules), set()
+    for m in range(1 << len(tiles)):
+        board = frozenset(t for t in tiles if m >> (t - 1) & 1)
+        arises = not any(t not in board and blocker_of(rules, t) in board for t in tiles)  # no back tile down first
+        if arises and len(dice_options(rules, board)) > 1 and not is_won(rules, board):
+            choosing.add(m)
+    assert set(table["board_mask"]) == choosing
+    for row in table.itertuples():
+        board = [t for t in tiles if row.board_mask >> (t - 1) & 1]
+        values = [value_of(rules, t) for t in board]
+        assert (row.open_tiles, row.open_sum, row.smallest_tile, row.largest_tile) == \
+            (len(values), total(rules, board), min(values), max(values)), row
+
+
+def test_a_run_of_numbers_is_written_as_a_range_from_three_on():
+    from stb_core.sources.words import ranges
+
+    assert ranges([1, 2, 3, 5, 7, 8]) == "1\u20133, 5, 7 and 8"
+    assert ranges([3, 4], "or") == "3 or 4"
+    assert ranges([2, 3, 4, 5]) == "2\u20135"
+
+
+@pytest.mark.parametrize(("text", "unit", "shown"), [("0.0388", "probability", "3.88%"),
+                                                    ("0.5", "probability", "50%"),
+                                                    ("0.097614", "probability", "9.7614%"),
+                                                    ("12.5", "percent", "12.5%")])
+def test_a_published_probability_reads_as_a_percentage_at_its_printed_precision(text, unit, shown):
+    from stb_core.sources.published import as_read
+
+    assert as_read(text, unit) == shown
+
+
+def test_a_bonus_at_the_bottom_of_its_range_is_accepted(capsys):
+    """``--shut-pays`` takes a number from 0 (no bonus) to 1,000: both ends are allowed."""
+    from stb_core.players import SHUT_PAYS_RANGE
+
+    for bonus in SHUT_PAYS_RANGE:
+        assert main(["players", "--tiles", "4", "--players", "2", "--shut-pays", f"{bonus:g}", "--json"]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("objective", ["win", "remaining-sum"])
+def test_the_bounds_of_skill_are_listed_best_first(objective):
+    """Chapter 9's bounds: knowing every throw first, then perfect play, the worst play last, each row at least as
+    good as the next for the objective (a theorem of the values: no way of playing beats perfect play, none does
+    worse than the worst, and hindsight bounds them all)."""
+    from stb_core.sources.luck_and_skill import bounds_table
+
+    table = bounds_table(Rules(tiles=6), objective)
+    assert list(table["play"].iloc[[0, 1, -1]]) == ["hindsight", "optimal", "worst"]
+    better = table["value"].diff().iloc[1:]
+    assert ((better <= 1e-12) if objective == "win" else (better >= -1e-12)).all()
+
+
+def test_what_changes_nothing_agrees_with_how_many_it_names():
+    """A variant's options that change nothing read "its cap changes nothing", but "its one-die rule and forcing
+    the die change nothing": the verb agrees with its subject, on every board from 1 to 12 tiles."""
+    from stb_core.sources.whole_map import VARIANTS, no_effect
+
+    forms = set()
+    for tiles in range(1, 13):
+        for dice in (1, 2, 3):
+            for variant in VARIANTS:
+                for clause in filter(None, no_effect(Rules(tiles=tiles, dice=dice), variant).split("; ")):
+                    subject, verb = clause.split(" nothing here")[0].rsplit(" ", 1)
+                    assert verb == ("change" if " and " in subject else "changes"), clause
+                    forms.add(verb)
+    assert forms == {"change", "changes"}
+
+
+def test_one_exception_to_the_largest_tile_is_one_pair():
+    """Chapter 5 counts the (state, roll) pairs where the optimal action leaves the largest tile it could shut:
+    "1 (state, roll) pair" on four tiles with two four-sided dice, "pairs" for more; the count is the table's."""
+    import re
+
+    from stb_core import solve
+    from stb_core.sources.expected_cost import exceptions_part
+
+    counts = []
+    for rules in (Rules(tiles=4, sides=4), Rules(tiles=5)):
+        part = exceptions_part(rules, solve(rules, "remaining-sum"))
+        text = part.findings["exceptions"].text
+        count, noun = re.search(r"In \*\*([\d,]+)\*\* \(state, roll\) (pairs?) ", text).groups()
+        assert int(count) == len(part.tables["largest-tile-exceptions"]) and (noun == "pair") == (count == "1")
+        counts.append(int(count))
+    assert counts[0] == 1 < counts[1]
