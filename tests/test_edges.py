@@ -349,3 +349,33 @@ def test_one_exception_to_the_largest_tile_is_one_pair():
         assert int(count) == len(part.tables["largest-tile-exceptions"]) and (noun == "pair") == (count == "1")
         counts.append(int(count))
     assert counts[0] == 1 < counts[1]
+
+
+@pytest.mark.parametrize("won_at", [1, 3])
+def test_the_sets_already_won_are_counted_in_agreeing_words(won_at):
+    """Chapter 4's sets that are not states: "1 set totals 1 or less", "4 sets total 3 or less" (the non-empty sets
+    of tiles 1..6 adding up to ``won_at`` or less, counted here), and "1 set ... leaves it", "2 sets ... leaves
+    them"."""
+    import itertools
+    import re
+
+    from stb_core.sources.game_space import states_part
+
+    text = states_part(Rules(tiles=6, win_at_most=won_at)).findings["states"].text
+    won = sum(sum(c) <= won_at for k in range(1, 7) for c in itertools.combinations(range(1, 7), k))
+    assert f"{won} set{'s' * (won > 1)} total{'s' * (won == 1)} {won_at} or less (already won)" in text, text
+    count, pronoun = re.search(r"(\d+) sets? cannot be reached: no roll and move leaves (it|them)", text).groups()
+    assert pronoun == ("it" if count == "1" else "them")
+
+
+def test_the_first_seat_s_costliest_change_is_one_of_several_only_where_they_tie():
+    """Chapter 7: "The costliest to get wrong (one of N as costly)" only where N > 1 (board, roll) pairs cost as
+    much as the costliest; on eight tiles one pair costs the most."""
+    from stb_core.sources.pub_game import first_seat_part, seats_part
+
+    rules = Rules(tiles=8)
+    part = first_seat_part(rules, seats_part(rules, 2, "sum", 1.0))
+    losses = part.tables["strategy-changes"]["loss_for_a"]
+    tied = int((losses >= losses.max() - 1e-9).sum())
+    text = next(iter(part.findings.values())).text
+    assert tied == 1 and "The costliest to get wrong:" in text and "one of" not in text, text

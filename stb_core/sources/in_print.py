@@ -512,7 +512,7 @@ def tiles_open_finding(tiles):
     last = tiles.fact("after_rolls", "rolls", "max")
     at_end = [("rolls", "==", last.value)]
     stays_p = tiles.fact("stays_open_p", "p_open", "max", at_end)
-    top = [*at_end, ("p_open", ">=", stays_p.value - 1e-12)]  # as the CSV writes it: 14 digits
+    top = [*at_end, *equal_to("p_open", stays_p.value)]
     stays = tiles.fact("stays_open", "tile", "list", top, [("position", "asc")])
     names = s(stays, lambda v: listing([str(t) for t in v], most=len(v)))  # every one: a reader looks for them
     if s.holds(stays_p, ">=", 1 - 1e-12):  # every game: a sum of float chances may fall short of 1 by rounding

@@ -479,7 +479,7 @@ def first_seat_part(rules: Rules, seats: Part) -> Part:
         top = {c: table.fact(f"top_{c}", c, "first", order=[("loss_for_a", "desc")])
                for c in ("board", "roll", "move_a", "move_b", "loss_for_a")}
         worst = top["loss_for_a"].value
-        tied = table.count("top_tied", [("loss_for_a", ">=", worst - ZERO_SUM_ROUNDING * max(1.0, abs(worst)))])
+        tied = table.count("top_tied", equal_to("loss_for_a", worst, ZERO_SUM_ROUNDING * max(1.0, abs(worst))))
         also = f" (one of {s(tied, integer)} as costly)" if s.holds(tied, ">", 1) else ""
         text = (f"The first seat plays differently from solo play for {SOLO[result.game.scoring]} at "
                 f"{s(count, counted('(board, roll) pair'))} (on the boards a turn can reach). The "
