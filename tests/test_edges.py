@@ -379,3 +379,27 @@ def test_the_first_seat_s_costliest_change_is_one_of_several_only_where_they_tie
     tied = int((losses >= losses.max() - 1e-9).sum())
     text = next(iter(part.findings.values())).text
     assert tied == 1 and "The costliest to get wrong:" in text and "one of" not in text, text
+
+
+@pytest.mark.parametrize(("tolerance", "words"), [(1, "more than 1 point)"), (0.5, "more than 0.5 points)")])
+def test_a_tolerance_of_one_point_is_one_point(tolerance, words):
+    from stb_core.sources.open_and_shut import pipeline
+
+    found = next(p for p in pipeline(Rules(), tolerance) if "exceptions" in p.findings)
+    assert words in found.findings["exceptions"].text
+
+
+@pytest.mark.parametrize("tiles", [10, 11])
+def test_the_sets_off_the_board_are_counted_in_agreeing_words(tiles):
+    """Chapter 1: the sets of distinct numbers adding up to a total two dice show that need a tile above the board
+    (counted here: one on 11 tiles, {12}; three on 10), "the other one needs ... it can never occur"."""
+    import itertools
+
+    from stb_core.sources.sequence_counts import partitions_part
+
+    off = sum(1 for k in range(1, 5) for c in itertools.combinations(range(1, 13), k)
+              if 2 <= sum(c) <= 12 and max(c) > tiles)
+    text = partitions_part(Rules(tiles=tiles)).findings
+    text = " ".join(f.text for f in text.values())
+    want = ("the other one needs a tile above 11" if off == 1 else f"the other {off} need a tile above {tiles}")
+    assert want in text and ("it can never occur" if off == 1 else "they can never occur") in text, (off, text)

@@ -393,7 +393,7 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
                      f"(on every board, reached in play or not)")
         text = (f"{s(everything, integer)} of the {s(pairs.count('pairs'), integer)} (board, roll) pairs "
                 f"{'is an exception' if one else 'are exceptions'}, {kind} (the highest-tile move loses more than "
-                f"{tolerance:g} points). {costs}; "
+                f"{_points(tolerance)}). {costs}; "
                 f"{s(over, counted('exception'))} cost{'s' if s.holds(over, '<=', 1) else ''} more than a whole point.")
     elif won_at_start(s, rules):
         s.quiet(everything)
@@ -405,7 +405,7 @@ def exceptions_part(rules: Rules, solved: dict, tolerance: float, exhibits: Part
                     f"{s(everything, counted('exception'))}, {cells}")
         whose = ("the source's tie rule" if tolerance == TIE_TOLERANCE else
                  f"this run's tolerance; the source's is {TIE_TOLERANCE:g}")
-        within = "optimal" if tolerance == 0 else f"within {tolerance:g} points of the optimal move ({whose})"
+        within = "optimal" if tolerance == 0 else f"within {_points(tolerance)} of the optimal move ({whose})"
         text = (f"No genuine exception: on {tiles_range(rules.tiles)} the highest-tile move is always {within} under "
                 f"traditional scoring ({listings}).")
     part.add(s.finding("exceptions", text))
@@ -592,9 +592,14 @@ def nine_throws(rules: Rules) -> list[int]:
     return [c for c in game.weights(rules.dice) if sum(game.dice_of(c)) == 9 and len(game.dice_of(c)) == rules.dice]
 
 
+def _points(amount: float) -> str:
+    """An amount of the Open and Shut Case's points in words: ``1 point``, ``0.5 points``, ``2 points``."""
+    return f"{amount:g} point{'' if amount == 1 else 's'}"
+
+
 def _short_of(tolerance: float) -> str:
     """How the highest-tile move falls short where it is a genuine exception, at this tie tolerance."""
-    return "not the best move" if tolerance <= TIE_TOLERANCE else f"more than {tolerance:g} points short of the best"
+    return "not the best move" if tolerance <= TIE_TOLERANCE else f"more than {_points(tolerance)} short of the best"
 
 
 def published_claims(rules: Rules, solved: dict, example: Part, exceptions_found: Part, verdict: Part,

@@ -198,8 +198,9 @@ def partitions_part(rules: Rules) -> Part:
         if s.holds(sets, "<=", LIST_LIMIT):
             listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
                               lambda v: listing(v, most=6))
-        text += (f"; {s(on, integer)} of them use only {tiles_range(rules.tiles)}, and the other {s(off, integer)} "
-                 f"need a tile above {rules.tiles}{listed} — they can never occur in this game.")
+        other = "the other one needs" if s.holds(off, "==", 1) else f"the other {s(off, integer)} need"
+        text += (f"; {s(on, integer)} of them use only {tiles_range(rules.tiles)}, and {other} a tile above "
+                 f"{rules.tiles}{listed} — {'it' if off.value == 1 else 'they'} can never occur in this game.")
     else:
         s.quiet(on)
         text += f", and every one of them uses only {tiles_range(rules.tiles)}."
