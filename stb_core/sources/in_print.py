@@ -53,7 +53,7 @@ HEURISTICS = ("largest-tile", "highest-tile", "fewest-tiles", "most-tiles", "low
 NAMES = {"optimal": "optimal play", "worst": "the worst play", "largest-tile": "the largest tile first",
          "highest-tile": "the fewest tiles, then the highest", "fewest-tiles": "the fewest tiles",
          "most-tiles": "the most tiles", "lowest-tile": "the lowest tile first",
-         "most-options": "the most totals left playable", "random": "a random legal move",
+         "most-options": "the most rolls left playable", "random": "a random legal move",
          "hilo": "HiLo (9, 8, 7, then 1 to 6)", "most-moves": "the most moves left",
          "most-throws": "the most throws left playable, then the highest tile, then the fewest tiles",
          "largest-number": "a move holding the largest tile"}
