@@ -403,3 +403,20 @@ def test_the_sets_off_the_board_are_counted_in_agreeing_words(tiles):
     text = " ".join(f.text for f in text.values())
     want = ("the other one needs a tile above 11" if off == 1 else f"the other {off} need a tile above {tiles}")
     assert want in text and ("it can never occur" if off == 1 else "they can never occur") in text, (off, text)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(win_at_most=7)])
+def test_the_source_s_example_names_every_optimal_action(rules):
+    """Chapter 5's roll of 8 on {1, ..., 5}: the optimal action, or every one of those that tie (won at 7 or less,
+    all three leave a won board), by the plain reference's expected sum after each."""
+    import re
+
+    from stb_core import solve
+    from stb_core.sources.expected_cost import values_part
+
+    board = frozenset(range(1, 6))
+    after = {m: reference_value(rules, "remaining-sum", open_tiles=board - set(m)) for m in moves(rules, board, 8)}
+    best = {"{" + ", ".join(map(str, m)) + "}" for m, v in after.items() if v == min(after.values())}
+    text = values_part(rules, solve(rules, "remaining-sum")).findings["example-action"].text
+    named = set(re.findall(r"\*\*(\{[\d, ]+\})\*\*", text))
+    assert named == best and ("equally good" in text) == (len(best) > 1), text

@@ -20,7 +20,7 @@ from ..limits import PAGE_EXACT_UP_TO
 from ..rules import InputError, Rules, analysis_of, refuses
 from ..sweep import Solution, solve
 from ..valuation import reachable_boards
-from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, of_rules, parameter, won_at_start
+from .findings import RULE_OF_THUMB_PERCENT, Part, Sentence, derived, equal_to, of_rules, parameter, won_at_start
 from .words import (
     all_dice,
     apart,
@@ -174,25 +174,34 @@ def values_part(rules: Rules, cost: Solution) -> Part:
         part.add(s.finding("example-action", f"The source's example is a roll of 8, and {all_dice(rules)} cannot show "
                                              f"an 8: it has no counterpart here.", kind="text"))
     else:
-        moves = r_order(legal_moves(rules, five, 8))
-        actions = part.table("example-actions", pd.DataFrame(
-            [{"action": board_label(board_mask(m)), "value_after": float(cost.value(five & ~board_mask(m)))}
-             for m in moves], columns=["action", "value_after"]))
-        s = Sentence()
-        listed = actions.fact("actions", "action", "list")
-        if moves:
-            best = actions.fact("optimal_action", "action", "first", order=[("value_after", "asc")])
-            tail = f"the optimal action is **{s(best)}**."
-            text = (f"With {board_label(five)} open and a roll of 8 the legal actions, in the source's order, are "
-                    f"{s(listed, lambda v: '; '.join(v))}; {tail}")
-        else:
-            s.quiet(listed)
-            capped = rules.max_per_move is not None and rules.max_per_move < 2  # every set adding up to 8 is 2+ tiles
-            text = (f"With {board_label(five)} open no legal action takes a roll of 8"
-                    + (f" (at most {plural(rules.max_per_move, 'tile')} a roll, and no open tile is 8)" if capped
-                       else "") + ", so the game ends.")
-        part.add(s.finding("example-action", text, kind="text"))
+        example_actions(part, rules, cost, five)
     return part
+
+
+def example_actions(part: Part, rules: Rules, cost: Solution, five: int) -> None:
+    """The source's example, a roll of 8 on {1, ..., 5}: every legal action in its order, and the optimal one (each
+    one of those that tie for the least expected sum after it)."""
+    moves = r_order(legal_moves(rules, five, 8))
+    actions = part.table("example-actions", pd.DataFrame(
+        [{"action": board_label(board_mask(m)), "value_after": float(cost.value(five & ~board_mask(m)))}
+         for m in moves], columns=["action", "value_after"]))
+    s = Sentence()
+    listed = actions.fact("actions", "action", "list")
+    if moves:
+        least = s.quiet(actions.fact("least_value_after", "value_after", "min"))
+        best = actions.fact("optimal_actions", "action", "list", equal_to("value_after", least.value))
+        bold = lambda v: listing([f"**{a}**" for a in v], most=len(v))  # noqa: E731
+        tail = (f"the optimal actions, equally good, are {s(best, bold)}." if len(best.value) > 1 else
+                f"the optimal action is {s(best, bold)}.")
+        text = (f"With {board_label(five)} open and a roll of 8 the legal actions, in the source's order, are "
+                f"{s(listed, lambda v: '; '.join(v))}; {tail}")
+    else:
+        s.quiet(listed)
+        capped = rules.max_per_move is not None and rules.max_per_move < 2  # every set adding up to 8 is 2+ tiles
+        text = (f"With {board_label(five)} open no legal action takes a roll of 8"
+                + (f" (at most {plural(rules.max_per_move, 'tile')} a roll, and no open tile is 8)" if capped
+                   else "") + ", so the game ends.")
+    part.add(s.finding("example-action", text, kind="text"))
 
 
 def game_part(rules: Rules, cost: Solution, seed: int) -> Part:
