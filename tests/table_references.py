@@ -949,8 +949,10 @@ def openings(tables, values, rules):
             if not found:
                 continue
             ranked = sorted(found, key=lambda m: (-sense * play.value(full - set(m)), tuple(sorted(m))))
+            best = play.value(full - set(ranked[0]))
             row = {"objective": objective, "roll": roll_text(rules, o), "best_move": label(rules, ranked[0]),
-                   "value_after": play.value(full - set(ranked[0])), "legal_moves": len(found)}
+                   "value_after": best, "legal_moves": len(found),
+                   "best_moves": sum(play.value(full - set(m)) == best for m in found)}
             if len(ranked) > 1:
                 row.update(runner_up=label(rules, ranked[1]), runner_up_value=play.value(full - set(ranked[1])))
             expected.append(row)

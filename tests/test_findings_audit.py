@@ -538,8 +538,8 @@ def least_sum_is_the_reference(record, tables, values, rules):
 
 
 def example_action_by_search(record, tables, values, rules):
-    """The legal actions in the source's order (by number of tiles, then lexicographic), the optimal the first
-    of those with the least expected cost after it."""
+    """The legal actions in the source's order (by number of tiles, then lexicographic), and the optimal: every one
+    of them with the least expected cost after it, in that order."""
     five = frozenset(range(1, min(5, rules.tiles) + 1))
     if is_won(rules, five):
         assert "already" in record["text"]
@@ -551,8 +551,9 @@ def example_action_by_search(record, tables, values, rules):
     assert fact(record, "actions") == ["{" + ", ".join(map(str, m)) + "}" for m in legal]
     if legal and rules.tiles <= 6:
         value = reference_solver(rules, "remaining-sum")[0]
-        best = min(legal, key=lambda m: value(five - set(m)))
-        assert fact(record, "optimal_action") == "{" + ", ".join(map(str, best)) + "}"
+        least = min(value(five - set(m)) for m in legal)
+        best = [m for m in legal if value(five - set(m)) == least]
+        assert fact(record, "optimal_actions") == ["{" + ", ".join(map(str, m)) + "}" for m in best]
 
 
 def objectives_by_the_reference(record, tables, values, rules):

@@ -65,6 +65,8 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "expected_sum_left": ("the expected sum of the tiles left open", SUM),
     "value_after": ("the value after the move, optimal play afterwards, in the objective's unit", BY_OBJECTIVE),
     "runner_up_value": ("the value after the second-best move", BY_OBJECTIVE),
+    "best_moves": ("how many legal moves are as good as the best (more than 1: the runner-up is as good, and the "
+                   "tie-break named the best)", COUNT),
     "value_one_die": ("the chance of winning rolling one die now", P),
     "value_all_dice": ("the chance of winning rolling all the dice now", P),
     "optimal_value": ("the value of optimal play, in the objective's unit", BY_OBJECTIVE),

@@ -19,7 +19,7 @@ import pandas as pd
 from ..analysis import choice_disagreements, decision_losses, dice_choices_table, tied_pairs
 from ..boards import board_mask
 from ..cards import Card, all_cards, card_losses, fronts_by_rules, lines_for, pareto_front, search_cards, tables_bytes
-from ..choice import NO_LOSS, TIE_BREAKS, no_loss
+from ..choice import NO_LOSS, TIE_BREAKS, no_loss, same_value
 from ..frontier import frontier, frontier_estimate
 from ..frontier import policy_point as frontier_point
 from ..game import game_of
@@ -764,12 +764,14 @@ def ties_part(rules: Rules) -> Part:
 
 
 # -- section 8: openings and the dice ---------------------------------------------------------------------------------
-OPENING_COLUMNS = ["objective", "roll", "best_move", "value_after", "runner_up", "runner_up_value", "legal_moves"]
+OPENING_COLUMNS = ["objective", "roll", "best_move", "value_after", "runner_up", "runner_up_value", "best_moves",
+                   "legal_moves"]
 
 
 def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
     """For each first roll with a legal move (a roll of the dice the full board may roll): the best first move, the
-    value after it, and the runner-up (None when the move is forced)."""
+    value after it, the runner-up (None when the move is forced), and how many moves tie for the best
+    (``best_moves``: where it is more than 1, the runner-up is as good and the tie-break named the best)."""
     solution = solve(rules, objective)
     game = solution.game
     label = game.layout.label
@@ -781,7 +783,8 @@ def opening_moves(rules: Rules, objective="win") -> pd.DataFrame:
         (best, value), *rest = moves
         rows.append({"objective": objective, "roll": game.roll_column([roll])[0], "best_move": label(board_mask(best)),
                      "value_after": float(value), "runner_up": label(board_mask(rest[0][0])) if rest else None,
-                     "runner_up_value": float(rest[0][1]) if rest else np.nan, "legal_moves": len(moves)})
+                     "runner_up_value": float(rest[0][1]) if rest else np.nan,
+                     "best_moves": sum(bool(same_value(v, value)) for _, v in moves), "legal_moves": len(moves)})
     return pd.DataFrame(rows, columns=OPENING_COLUMNS)
 
 
