@@ -272,7 +272,8 @@ def duration(seconds: float) -> str:
 
 
 def largest_affordable_tiles(rules: Rules, path: str = "auto", exact: bool = False) -> int | None:
-    """The most tiles these rules (otherwise the same) can be solved with inside the budgets, or None."""
+    """The most tiles, fewer than these rules have, with which the rules (otherwise the same) can be solved inside
+    the budgets, or None: the hint where these rules are out of reach."""
     from dataclasses import replace
 
     for tiles in range(rules.tiles - 1, 0, -1):
@@ -282,11 +283,11 @@ def largest_affordable_tiles(rules: Rules, path: str = "auto", exact: bool = Fal
     return None
 
 
-def check_affordable(rules: Rules, path: str = "auto", exact: bool = False, solves: int = 1) -> SolveCost:
-    """``solve_cost(rules)`` if ``solves`` solves fit the machine's budgets; else :class:`InputError` with the
-    estimate and the nearest feasible settings, before any work."""
+def check_affordable(rules: Rules, path: str = "auto", exact: bool = False) -> SolveCost:
+    """``solve_cost(rules)`` if a solve fits the machine's budgets; else :class:`InputError` with the estimate and
+    the nearest feasible settings, before any work."""
     cost = solve_cost(rules)
-    seconds, size = cost.seconds(path, exact) * solves, cost.bytes(path, exact)
+    seconds, size = cost.seconds(path, exact), cost.bytes(path, exact)
     if seconds <= TIME_BUDGET and size <= MEMORY_BUDGET:
         return cost
     nearest = largest_affordable_tiles(rules, path, exact)

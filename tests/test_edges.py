@@ -420,3 +420,137 @@ def test_the_source_s_example_names_every_optimal_action(rules):
     text = values_part(rules, solve(rules, "remaining-sum")).findings["example-action"].text
     named = set(re.findall(r"\*\*(\{[\d, ]+\})\*\*", text))
     assert named == best and ("equally good" in text) == (len(best) > 1), text
+
+
+# -- the third sample ---------------------------------------------------------------------------------------------
+def test_a_cap_of_one_tile_reads_one_tile():
+    assert "at most 1 tile per roll" in Rules(max_per_move=1).describe()
+    assert "at most 2 tiles per roll" in Rules(max_per_move=2).describe()
+
+
+def test_what_each_objective_loses_to_the_other_s_move_is_the_reference_s():
+    """``choice_disagreements(a, b)``: where play for the win and play for the least sum move differently, what
+    each loses by the other's move, in its own units (both >= 0), by the plain reference's values."""
+    from stb_core import solve
+    from stb_core.analysis import choice_disagreements
+
+    rules = Rules(tiles=6)
+    table = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"))
+    tiles = lambda label: frozenset(int(t) for t in label.strip("{}").split(",") if t.strip())  # noqa: E731
+    assert len(table) > 0
+    for row in table.itertuples():
+        board = frozenset(t for t in range(1, 7) if row.board_mask >> (t - 1) & 1)
+        after_a, after_b = board - tiles(row.move_a), board - tiles(row.move_b)
+        win = {b: reference_value(rules, "win", open_tiles=b) for b in (after_a, after_b)}
+        left = {b: reference_value(rules, "remaining-sum", open_tiles=b) for b in (after_a, after_b)}
+        assert row.loss_for_a == pytest.approx(float(win[after_a] - win[after_b]), abs=1e-12)
+        assert row.loss_for_b == pytest.approx(float(left[after_a] - left[after_b]), abs=1e-12) and row.loss_for_b >= 0
+
+
+def test_a_card_s_costliest_decisions_are_the_heaviest():
+    """``card_losses``: the ``top`` decisions with the largest weighted loss, heaviest first; none left out weighs
+    more than the lightest kept."""
+    from stb_core.analysis import decision_losses
+    from stb_core.cards import Card, card_losses
+
+    rules, card = Rules(tiles=7), Card(("shut the fewest tiles",))
+    kept = card_losses(rules, card, "win", top=4)["weighted_loss"].tolist()
+    every = sorted(decision_losses(rules, "win", card.policy())["weighted_loss"], reverse=True)
+    assert kept == sorted(kept, reverse=True) and kept == pytest.approx(every[:4]) and kept[0] > kept[-1]
+
+
+def test_the_second_named_seat_is_the_one_named_twice(capsys):
+    assert main(["players", "--players", "3", "--seat", "2=highest-tile", "--seat", "1=win", "--seat",
+                 "1=lowest-tile"]) == 2
+    assert "--seat names seat 1 twice" in capsys.readouterr().err
+
+
+def test_a_won_game_s_outcome_reads_as_a_percentage(capsys):
+    """``stb analyse`` for the win: a game that shuts the box ends at 100% (a chance), not at 1."""
+    assert main(["analyse", "--game", "3:1+2 7:3+4 11:5+6 7:7 8:8 9:9"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("= outcome 100.00%")
+
+
+def test_seven_items_are_listed_whole_where_six_are_shown():
+    """``listing``: "and 1 more" saves no words, so seven items are named; eight name six and 2 more."""
+    from stb_core.sources.words import agrees, listing
+
+    assert listing(list("abcdefg")) == "a, b, c, d, e, f and g"
+    assert listing(list("abcdefgh")) == "a, b, c, d, e, f and 2 more"
+    assert [agrees(n, "is", "are") for n in (0, 1, 3)] == ["is", "is", "are"]  # no board is, 1 board is, 3 are
+
+
+def test_a_verdict_says_how_many_decimals_it_rounded_to():
+    from stb_core.sources.published import as_read
+    from stb_core.sources.verdicts import Printed, judge
+
+    exact = Fraction(956177159, 9795520512)  # 9.7614%
+    assert judge(Printed("9.8", "percent"), exact).allowance == "exact, rounded to 1 decimal"
+    assert judge(Printed("9.76", "percent"), exact).allowance == "exact, rounded to 2 decimals"
+    assert (as_read("1234", ""), as_read("123", ""), as_read("18432", "")) == ("1,234", "123", "18,432")
+
+
+def test_equal_values_are_those_within_the_tolerance_or_the_floor():
+    """``findings.equal_to``: within a relative 1e-9 of the value, or within ``floor`` where that is wider."""
+    from stb_core.sources.findings import equal_to, query
+
+    frame = pd.DataFrame({"x": [1.0, 1.0 + 5e-10, 1.0 + 1e-8, 0.0, 5e-10, 2e-9]})
+    assert query(frame, "x", "count", equal_to("x", 1.0)) == 2
+    assert query(frame, "x", "count", equal_to("x", 0.0, floor=1e-9)) == 2
+    assert query(frame, "x", "count", equal_to("x", 1.0, floor=1e-12)) == 2
+
+
+@pytest.mark.parametrize(("rules", "shown"), [(Rules(), range(0, 7)), (Rules(win_at_most=10), range(0, 13)),
+                                              (Rules(tiles=4, win_at_most=9), range(0, 11))])
+def test_chapter_4_compares_thresholds_to_two_past_the_run_s(rules, shown):
+    from stb_core.sources.game_space import thresholds_of
+
+    assert thresholds_of(rules) == list(shown)
+
+
+def test_the_rule_s_ten_heaviest_decisions_are_ten():
+    from stb_core.sources.sequence_counts import errors_part, strategies_part
+
+    rules = Rules()
+    part = errors_part(rules, strategies_part(rules, 1000, 1))
+    assert "The ten heaviest make" in part.findings["rule-decisions"].text
+
+
+def test_a_simulated_seat_s_standard_error_is_the_sample_s():
+    """Chapter 7's simulated rounds, two players, sum scoring, a shut box paying 1: each round pays seat 1 +1, 0
+    (a split pot) or -1, so its shares of wins, splits and the mean give the sample variance (n - 1 in the
+    denominator) and the standard error, derived here."""
+    import math
+
+    from stb_core.sources.pub_game import seats_part, simulate_rounds
+
+    rules = Rules(tiles=6)
+    rounds = 1000
+    table = simulate_rounds(seats_part(rules, 2, "sum", 1.0)["result"], rounds, 7)
+    seat, split = table.iloc[0], table.attrs["p_tie"]
+    alone = seat.p_win - split
+    lost = alone - seat.mean_payoff
+    variance = (alone + lost - seat.mean_payoff ** 2) * rounds / (rounds - 1)
+    assert seat.payoff_se == pytest.approx(math.sqrt(variance / rounds), rel=1e-9)
+
+
+def test_the_linter_counts_its_problems_in_agreeing_words(tmp_path, capsys):
+    from stb_core.report.lint import main as lint
+
+    for text, said in (("0 board is left open.", "1 problem found"), ("No board is left open.", "0 problems found")):
+        page = tmp_path / "page.html"
+        page.write_text(f"<html><body><main><p>{text}</p></main></body></html>")
+        lint([str(page)])
+        assert capsys.readouterr().err.strip() == said
+
+
+def test_a_mixture_valued_on_the_compiled_path_reads_its_objective_s_sense():
+    """Random ties among the best moves for the least sum, valued for the win and for the rolls a game lasts: the
+    compiled path chooses the mixture's moves again from the sum's values (lower is better) as numpy does."""
+    from stb_core import solve
+    from stb_core.valuation import expected_rolls, policy_values
+
+    rules = Rules(tiles=6)
+    compiled, numpy = (solve(rules, "remaining-sum", tie_break="random", path=p) for p in ("compiled", "numpy"))
+    assert policy_values(compiled, "win") == pytest.approx(policy_values(numpy, "win"), rel=1e-12, abs=1e-15)
+    assert float(expected_rolls(compiled)) == pytest.approx(float(expected_rolls(numpy)), rel=1e-12)
