@@ -262,7 +262,7 @@ def test_ctrl_c_while_a_build_is_starting_says_one_line(tmp_path, delay):
 PUBLISH_INTERRUPTED = """
 import os, signal, sys
 from stb_core.report import build, publish
-real = publish.Move.forward
+real = publish.Move.move_in
 calls = []
 def forward(self, countdown=None):
     real(self, countdown)
@@ -270,7 +270,7 @@ def forward(self, countdown=None):
     if len(calls) == 1:  # a signal between the first and the second of a run's moves (make forwards a second)
         os.kill(os.getpid(), signal.{sig})
         os.kill(os.getpid(), signal.{sig})
-publish.Move.forward = forward
+publish.Move.move_in = forward
 sys.exit(build.main(["--notebook", "02-riddler-one-die", "-p", "tiles", "5"]))
 """
 

@@ -109,8 +109,8 @@ def threshold_values(rules: Rules, thresholds) -> pd.DataFrame:
 
 
 def thresholds_of(rules: Rules) -> list[int]:
-    """The thresholds the page compares: 0 to 6, and on to just past this run's threshold (at most the tile
-    total, from which on the game is won before the first roll), and this run's own."""
+    """The thresholds the page compares: 0 to 6, and on to two past this run's threshold (at most the tile total,
+    from which on the game is won before the first roll), and this run's own."""
     return sorted({*range(0, min(rules.total, max(6, rules.win_at_most + 2)) + 1), rules.win_at_most})
 
 
