@@ -55,7 +55,7 @@ tex: ## install a minimal TeX (Debian's packages, about 2 minutes) when missing:
 lint: $(STAMP) ## ruff on the package, the tests and the notebooks
 	$(VENV)/bin/ruff check stb_core tests benchmarks notebooks
 
-check: $(STAMP) lint ## the quick loop while working (under 2 minutes): lint, engine, CLI, properties, findings audit
+check: $(STAMP) lint ## the quick loop while working (about 2 minutes): lint, engine, CLI, properties, findings audit
 	STB_QUICK=1 $(PY) -m pytest -n auto -q -m "not report and not slow"
 
 test: $(STAMP) browser tex lint ## every test, as CI runs it: check's, then the report built once, its reruns, Chromium, TeX
