@@ -85,7 +85,7 @@ def test_the_highest_cost_states_are_six_and_those_tied_with_the_sixth():
     rules = Rules(tiles=7)
     table = highest_cost_states(state_value_table(rules))
     values = sorted((reference_value(rules, "remaining-sum", open_tiles=frozenset(b))
-                     for b in _boards(rules) if b), reverse=True)
+                     for _, b in _boards(rules) if b), reverse=True)
     assert len(table) == sum(v >= values[5] for v in values)
 
 
@@ -119,9 +119,21 @@ def test_dice_advice_for_the_sum_left_picks_the_dice_that_leave_less(capsys):
     assert json.loads(capsys.readouterr().out)["best"] == min(leave, key=leave.get)
 
 
-def _boards(rules):
-    tiles = list(range(1, rules.tiles + 1))
-    return [frozenset(t for i, t in enumerate(tiles) if m >> i & 1) for m in range(1 << len(tiles))]
+def _boards(rules, arising=False):
+    """Every board as ``(bit-mask, open tiles)``, tile ``t`` at bit ``t - 1`` over the plain reference's positions;
+    with ``arising``, only those a game can show (no back tile down while the tile it waits for stands)."""
+    from reference import blocker_of, positions
+
+    tiles = positions(rules)
+    for m in range(1 << len(tiles)):
+        board = frozenset(t for t in tiles if m >> (t - 1) & 1)
+        if not arising or not any(t not in board and blocker_of(rules, t) in board for t in tiles):
+            yield m, board
+
+
+def _tiles_of(label: str) -> frozenset:
+    """The tiles of a board or move as a row's page writes it: ``{1, 4, 5}``."""
+    return frozenset(int(t) for t in label.strip("{}").split(",") if t.strip())
 
 
 
@@ -130,20 +142,13 @@ def test_the_sources_small_tiles_are_read_by_value_on_a_double_shutter():
     """Chapter 2 said the source's "1, 2 and 3 all open" covers no board of a Double Shutter: it read the front
     row only, while the second sentence reads values (b4 is worth 4). Read by value, the boards offering a choice
     with tiles worth 1, 2 and 3 open, counted from the plain reference's rules."""
-    from reference import blocker_of, is_won, positions, value_of
+    from reference import is_won, value_of
 
     from stb_core.sources.riddler import dice_choice_table, source_statements
 
     rules = Rules(max_per_move=2, layout="double-shutter", one_die="high-shut")
-    tiles = positions(rules)
-    count = 0
-    for m in range(1 << len(tiles)):
-        board = frozenset(t for i, t in enumerate(tiles) if m >> i & 1)
-        if any(blocker_of(rules, t) in board for t in tiles if t not in board):  # a back tile down before its front
-            continue
-        if not is_won(rules, board) and len(dice_options(rules, board)) > 1 and \
-                {1, 2, 3} <= {value_of(rules, t) for t in board}:
-            count += 1
+    count = sum(not is_won(rules, board) and len(dice_options(rules, board)) > 1 and
+                {1, 2, 3} <= {value_of(rules, t) for t in board} for _, board in _boards(rules, arising=True))
     table = source_statements(dice_choice_table(rules), rules).set_index("key")
     assert table.at["small_tiles", "boards"] == count > 0
 
@@ -157,13 +162,11 @@ def test_chapter_5_says_which_largest_tile_exceptions_are_ties():
     rules = Rules(tiles=7, dice=1, sides=20, max_per_move=7, win_at_most=11)
     part = exceptions_part(rules, solve(rules, "remaining-sum", exact=True))
     table = part.tables["largest-tile-exceptions"]
-    value = lambda label: reference_value(rules, "remaining-sum", open_tiles=frozenset(  # noqa: E731
-        int(t) for t in label.strip("{}").split(",") if t.strip()))
     ties = []
     for row in table.itertuples():
-        board = frozenset(int(t) for t in row.state.strip("{}").split(",") if t.strip())
-        after = {m: value(str(set(board - set(m))) if board - set(m) else "{}") for m in moves(rules, board,
-                                                                                            row.dice_total)}
+        board = _tiles_of(row.state)
+        after = {m: reference_value(rules, "remaining-sum", open_tiles=board - set(m))
+                 for m in moves(rules, board, row.dice_total)}
         largest = max(max(m) for m in after)
         ties.append(min(v for m, v in after.items() if largest in m) == min(after.values()))
     assert list(table["as_good"]) == ties and any(ties)
@@ -191,18 +194,14 @@ def test_one_die_from_the_start_is_one_die_on_every_board(layout):
     """``Rules.one_die_from_start`` (the rules' words "on every roll") holds exactly where the plain reference lets
     every board a game can show, not yet won, roll one die: with 7 tiles, tile 7 stands at the start, so
     ``high-shut`` does not."""
-    from reference import blocker_of, is_won, positions
+    from reference import is_won
 
     for tiles in range(1, 8 if layout == "row" else 5):
         for one_die in ("never", "high-shut", "sum-le-6", "sum-le-21"):
             for dice in (1, 2):
                 rules = Rules(tiles=tiles, one_die=one_die, dice=dice, layout=layout)
-                every, tiles_at = True, positions(rules)
-                for m in range(1 << len(tiles_at)):
-                    board = frozenset(t for t in tiles_at if m >> (t - 1) & 1)
-                    if not any(t not in board and blocker_of(rules, t) in board for t in tiles_at) and \
-                            not is_won(rules, board):
-                        every &= dice > 1 and 1 in dice_options(rules, board)
+                every = all(dice > 1 and 1 in dice_options(rules, board)
+                            for _, board in _boards(rules, arising=True) if not is_won(rules, board))
                 assert rules.one_die_from_start == every, rules
 
 
@@ -228,8 +227,7 @@ def test_every_digit_score_is_the_open_tiles_written_one_after_another():
 
     rules = Rules(tiles=12)
     scores = digit_scores(game_of(rules))
-    for m in range(1 << 12):
-        board = frozenset(t for t in range(1, 13) if m >> (t - 1) & 1)
+    for m, board in _boards(rules):
         assert scores[m] == utility("digits", rules, board), sorted(board)
 
 
@@ -257,21 +255,17 @@ def test_the_cost_model_counts_the_moves_there_are(rules):
 def test_the_dice_choice_table_describes_each_board_by_its_tiles(rules):
     """Every board of the dice-choice table (not won, where one die may be rolled and a game can arise) with its
     open tiles' count, total, smallest and largest value, by the plain reference's tile values."""
-    from reference import blocker_of, is_won, positions, total, value_of
+    from reference import is_won, positions, total, value_of
 
     from stb_core import solve
     from stb_core.analysis import dice_choices_table
 
     table = dice_choices_table(solve(rules, "win"))
-    tiles, choosing = positions(rules), set()
-    for m in range(1 << len(tiles)):
-        board = frozenset(t for t in tiles if m >> (t - 1) & 1)
-        arises = not any(t not in board and blocker_of(rules, t) in board for t in tiles)  # no back tile down first
-        if arises and len(dice_options(rules, board)) > 1 and not is_won(rules, board):
-            choosing.add(m)
+    choosing = {m for m, board in _boards(rules, arising=True)
+                if len(dice_options(rules, board)) > 1 and not is_won(rules, board)}
     assert set(table["board_mask"]) == choosing
     for row in table.itertuples():
-        board = [t for t in tiles if row.board_mask >> (t - 1) & 1]
+        board = [t for t in positions(rules) if row.board_mask >> (t - 1) & 1]
         values = [value_of(rules, t) for t in board]
         assert (row.open_tiles, row.open_sum, row.smallest_tile, row.largest_tile) == \
             (len(values), total(rules, board), min(values), max(values)), row
@@ -436,11 +430,10 @@ def test_what_each_objective_loses_to_the_other_s_move_is_the_reference_s():
 
     rules = Rules(tiles=6)
     table = choice_disagreements(solve(rules, "win"), solve(rules, "remaining-sum"))
-    tiles = lambda label: frozenset(int(t) for t in label.strip("{}").split(",") if t.strip())  # noqa: E731
     assert len(table) > 0
     for row in table.itertuples():
         board = frozenset(t for t in range(1, 7) if row.board_mask >> (t - 1) & 1)
-        after_a, after_b = board - tiles(row.move_a), board - tiles(row.move_b)
+        after_a, after_b = board - _tiles_of(row.move_a), board - _tiles_of(row.move_b)
         win = {b: reference_value(rules, "win", open_tiles=b) for b in (after_a, after_b)}
         left = {b: reference_value(rules, "remaining-sum", open_tiles=b) for b in (after_a, after_b)}
         assert row.loss_for_a == pytest.approx(float(win[after_a] - win[after_b]), abs=1e-12)
