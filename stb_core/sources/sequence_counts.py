@@ -198,9 +198,10 @@ def partitions_part(rules: Rules) -> Part:
         if s.holds(sets, "<=", LIST_LIMIT):
             listed = ": " + s(every.fact("off_board_sets", "tiles", "list", [("on_board", "==", False)]),
                               lambda v: listing(v, most=6))
-        other = "the other one needs" if s.holds(off, "==", 1) else f"the other {s(off, integer)} need"
+        one = s.holds(off, "==", 1)
+        other = "the other one needs" if one else f"the other {s(off, integer)} need"
         text += (f"; {s(on, integer)} of them use only {tiles_range(rules.tiles)}, and {other} a tile above "
-                 f"{rules.tiles}{listed} — {'it' if off.value == 1 else 'they'} can never occur in this game.")
+                 f"{rules.tiles}{listed} — {'it' if one else 'they'} can never occur in this game.")
     else:
         s.quiet(on)
         text += f", and every one of them uses only {tiles_range(rules.tiles)}."
